@@ -1,0 +1,11 @@
+# Every dependency is a Debian 12 package; cmake/setup.sh installs them.
+find_package(pegtl 3.2 REQUIRED CONFIG)
+find_package(fmt 9 REQUIRED CONFIG)
+find_package(nlohmann_json 3 REQUIRED CONFIG)
+find_package(CLI11 REQUIRED CONFIG)
+find_package(SQLite3 REQUIRED)
+find_package(Threads REQUIRED)
+find_package(Boost 1.74 REQUIRED COMPONENTS context)
+if(KTA_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+endif()

@@ -1,0 +1,36 @@
+// kta: the command-line entry point. Subcommands live in engine/cli/cmd_*.cpp.
+#include <cstdio>
+
+#include "engine/cli/commands.h"
+#include "kta_version.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"kta: a benchmark engine for AI coding agents that optimize GPU kernels", "kta"};
+  app.set_version_flag("--version", std::string("kta ") + KTA_VERSION);
+  app.require_subcommand(1);
+  app.footer(
+      "examples:\n"
+      "  kta check tasks/hip2hip/gelu/gelu.kta      check a task, print diagnostics\n"
+      "  kta fmt --check tasks/**/*.kta             verify canonical formatting\n"
+      "  kta plan --explain examples/quickstart.kta print what an evaluation would do\n"
+      "  kta eval examples/quickstart.kta           run the plan on the cpu device\n"
+      "  kta audit kernel.hip --task t.kta          find hard-coded shape assumptions");
+
+  kta::cli::CliState state;
+  kta::cli::add_check_command(app, state);
+  kta::cli::add_fmt_command(app, state);
+  kta::cli::add_plan_command(app, state);
+  kta::cli::add_eval_command(app, state);
+  kta::cli::add_audit_command(app, state);
+  auto* help = app.add_subcommand("help", "show this help");
+  help->callback([&] { std::fputs(app.help().c_str(), stdout); });
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    // CLI11 returns 0 for --help/--version; usage errors are exit status 2 in kta.
+    return rc == 0 ? 0 : 2;
+  }
+  return state.exit_code;
+}
