@@ -1,0 +1,122 @@
+// The device interface: what the engine needs from something that runs HIP kernels. The cpu
+// device (engine/device/cpu) runs them on the host; the hip device runs them on a GPU. A Device
+// lives inside a worker process (engine/worker), never in the engine process itself, because
+// candidate code runs on it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/runtime/kta/launch.h"
+
+namespace kta::engine {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+};
+
+struct LaunchConfig {
+  Dim3 grid;
+  Dim3 block;
+  size_t shared_bytes = 0;  // dynamic shared memory
+};
+
+// Opaque handle of device memory. `id` is meaningful only to the device that made it.
+struct Buffer {
+  uint64_t id = 0;
+  size_t bytes = 0;
+};
+
+// A C type a kernel parameter may have; used both to pass scalars and to check signatures.
+enum class ArgType { ptr, i8, u8, i32, u32, i64, u64, f32, f64, boolean };
+
+// One kernel argument: a buffer (passed as a typed device pointer) or a scalar.
+struct KernelArg {
+  ArgType type = ArgType::ptr;
+  std::string pointee;  // for pointers: the element C type the task declares ("float", "__half"...)
+  Buffer buffer;        // for ptr
+  union {
+    int64_t i;
+    uint64_t u;
+    double f;
+  } scalar{};
+};
+
+struct CompileOptions {
+  bool sanitize = false;          // AddressSanitizer on the compiled kernel (cpu device)
+  int warp_size = 0;              // 0: the device's default
+  std::vector<std::string> defines;
+  std::vector<std::string> extra_flags;
+};
+
+// What to compile: kernel mode names a __global__ function and its expected parameter types;
+// launcher mode names an extern "C" int NAME(const kta_call*) function.
+struct CompileRequest {
+  std::filesystem::path source;
+  std::string entry;
+  bool launcher = false;
+  std::vector<KernelArg> signature;  // kernel mode: declared parameter types, checked at compile
+  CompileOptions options;
+};
+
+struct Diagnostic {
+  std::string text;  // compiler output, clang style, paths relative to the source's folder
+};
+
+struct CompileResult {
+  bool ok = false;
+  std::string error;  // named reason when !ok (e.g. "compile error", "signature mismatch: ...")
+  std::string log;    // full compiler output
+  uint64_t module = 0;
+  double seconds = 0;
+  bool cache_hit = false;
+};
+
+// Outcome of a launch. A failed launch is an outcome, not an exception.
+struct LaunchResult {
+  bool ok = true;
+  std::string error;  // "invalid geometry: ...", "barrier deadlock in block (3,0,0)", ...
+};
+
+struct DeviceInfo {
+  std::string name;           // "cpu (16 threads)", "NVIDIA H200"
+  std::string kind;           // "cpu" | "hip"
+  int warp_size = 64;
+  size_t l2_bytes = 0;        // 0: no cache to flush
+  size_t shared_mem_per_block = 64 * 1024;
+  int max_threads_per_block = 1024;
+  double peak_bandwidth = 0;  // bytes/s, measured; 0 when unknown
+};
+
+// Device timing: an event pair around work; elapsed in seconds.
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual DeviceInfo info() const = 0;
+
+  virtual Buffer alloc(size_t bytes) = 0;
+  virtual void free(Buffer b) = 0;
+  virtual void upload(Buffer dst, const void* src, size_t bytes) = 0;
+  virtual void download(void* dst, Buffer src, size_t bytes) = 0;
+  virtual void fill(Buffer dst, uint8_t byte) = 0;
+
+  virtual CompileResult compile(const CompileRequest& request) = 0;
+  virtual LaunchResult launch(uint64_t module, const std::vector<KernelArg>& args,
+                              const LaunchConfig& config) = 0;
+  // Launcher mode: the call's tensors refer to device buffers allocated by this device.
+  virtual LaunchResult call(uint64_t module, const kta_call& call) = 0;
+
+  virtual void synchronize() = 0;
+  // Evicts caches between timed samples (a no-op where there is none to evict).
+  virtual void flush_caches() = 0;
+  // Seconds taken by `work` as the device's own timer sees it (events on GPU, steady clock on cpu).
+  virtual double time(const std::function<void()>& work) = 0;
+};
+
+}  // namespace kta::engine
