@@ -7,7 +7,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -84,6 +83,29 @@ struct LaunchResult {
   std::string error;  // "invalid geometry: ...", "barrier deadlock in block (3,0,0)", ...
 };
 
+// Launcher mode arguments: tensors are device buffers, in the task's declaration order.
+struct TensorArg {
+  std::string name;
+  Buffer buffer;
+  int32_t dtype = KTA_F32;  // enum kta_dtype
+  std::vector<int64_t> shape;
+};
+struct ParamArg {
+  std::string name;
+  bool is_float = false;
+  int64_t i = 0;
+  double f = 0;
+};
+struct LauncherArgs {
+  std::vector<TensorArg> tensors;
+  std::vector<ParamArg> params;
+};
+
+struct TimedResult {
+  LaunchResult status;
+  double seconds = 0;  // per launch
+};
+
 struct DeviceInfo {
   std::string name;           // "cpu (16 threads)", "NVIDIA H200"
   std::string kind;           // "cpu" | "hip"
@@ -94,7 +116,6 @@ struct DeviceInfo {
   double peak_bandwidth = 0;  // bytes/s, measured; 0 when unknown
 };
 
-// Device timing: an event pair around work; elapsed in seconds.
 class Device {
  public:
   virtual ~Device() = default;
@@ -107,16 +128,22 @@ class Device {
   virtual void fill(Buffer dst, uint8_t byte) = 0;
 
   virtual CompileResult compile(const CompileRequest& request) = 0;
+  // Kernel mode: one launch. Synchronous: returns when the kernel finished or failed.
   virtual LaunchResult launch(uint64_t module, const std::vector<KernelArg>& args,
                               const LaunchConfig& config) = 0;
-  // Launcher mode: the call's tensors refer to device buffers allocated by this device.
-  virtual LaunchResult call(uint64_t module, const kta_call& call) = 0;
+  // Launcher mode: one call of the module's kta_launch entry.
+  virtual LaunchResult call(uint64_t module, const LauncherArgs& args) = 0;
+
+  // One timed sample of a launch/call as the device's own timer sees it (events on GPU, a steady
+  // clock on cpu): optionally flushes caches first (cold protocol), then times `repeat`
+  // back-to-back launches (batch protocol when > 1) and returns seconds per launch. Timing lives
+  // inside the device so that the transport to a worker process never enters a measurement.
+  virtual TimedResult timed_launch(uint64_t module, const std::vector<KernelArg>& args,
+                                   const LaunchConfig& config, bool flush, int repeat) = 0;
+  virtual TimedResult timed_call(uint64_t module, const LauncherArgs& args, bool flush,
+                                 int repeat) = 0;
 
   virtual void synchronize() = 0;
-  // Evicts caches between timed samples (a no-op where there is none to evict).
-  virtual void flush_caches() = 0;
-  // Seconds taken by `work` as the device's own timer sees it (events on GPU, steady clock on cpu).
-  virtual double time(const std::function<void()>& work) = 0;
 };
 
 }  // namespace kta::engine
