@@ -101,6 +101,10 @@ struct HeldoutGenerator {
   std::string name;                     // e.g. "perturb"
   int count = 8;
   std::map<std::string, Value> args;
+  // The visible grid's derived axes that are params (recomputed on each drawn point, in order)
+  // and its `where` filters (a drawn point must pass them).
+  std::vector<std::pair<std::string, ExprRef>> derived;
+  std::vector<ExprRef> filters;
 };
 
 struct Task {

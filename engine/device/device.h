@@ -81,6 +81,10 @@ struct CompileResult {
 struct LaunchResult {
   bool ok = true;
   std::string error;  // "invalid geometry: ...", "barrier deadlock in block (3,0,0)", ...
+  std::string output;        // what device printf wrote during the launch/call
+  // The device process was replaced (crash, timeout): modules stay usable (they are reloaded),
+  // and buffer contents are whatever the failed launch left in them.
+  bool device_restarted = false;
 };
 
 // Launcher mode arguments: tensors are device buffers, in the task's declaration order.
@@ -145,5 +149,29 @@ class Device {
 
   virtual void synchronize() = 0;
 };
+
+// Settings of a device, with defaults that suit `kta eval` on the cpu device.
+struct DeviceOptions {
+  unsigned threads = 0;                  // cpu: OS threads that run blocks; 0: all cores
+  int warp_size = 64;                    // cpu: 64 as on AMD, or 32
+  size_t shared_mem_limit = 64 * 1024;   // bytes per block, static + dynamic
+  int max_threads_per_block = 1024;
+  std::filesystem::path cache_dir;       // empty: $KTA_CACHE_DIR, $XDG_CACHE_HOME/kta, ~/.cache/kta
+  std::string compiler;                  // cpu: host C++ compiler; empty: $KTA_CXX, else the build's
+  double launch_timeout_s = 10;          // isolated: wall time of one launch/call before the kill
+  double compile_timeout_s = 120;        // wall time of one compile
+  size_t memory_limit = size_t(8) << 30; // isolated: address-space limit of the worker (off under ASan)
+  std::filesystem::path worker;          // isolated: the kta-worker binary; empty: found
+  size_t fiber_stack_bytes = 128 * 1024; // cpu: stack of each GPU thread of a synchronizing kernel
+};
+
+// "cpu", "hip" or "auto" (a GPU when one is present, else cpu). Returns the concrete kind and,
+// for auto, why it was chosen; throws std::invalid_argument for an unknown spec.
+std::string resolve_device_spec(const std::string& spec, std::string* why = nullptr);
+// A device in this process. Only for trusted code (tests, benchmarks, the worker itself).
+std::unique_ptr<Device> make_device(const std::string& spec, const DeviceOptions& options = {});
+// A device in a child worker process: candidate code runs there, crashes and hangs come back as
+// failed results. This is what the engine uses.
+std::unique_ptr<Device> make_isolated_device(const std::string& spec, const DeviceOptions& options = {});
 
 }  // namespace kta::engine

@@ -1,0 +1,147 @@
+#include "analyzers/checks/shape_branch.h"
+
+#include <clang/AST/ParentMapContext.h>
+#include <clang/ASTMatchers/ASTMatchers.h>
+#include <fmt/format.h>
+
+namespace kta::analyzers {
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace {
+
+// `if (n == 4096) {...}`, `if (rows != 1024) return;`: an if inside a function.
+auto if_in_function() { return ifStmt(hasAncestor(functionDecl())).bind("if"); }
+
+// `switch (n) { case 4096: ... }`
+auto switch_in_function() { return switchStmt(hasAncestor(functionDecl())).bind("switch"); }
+
+// One `size OP constant` test found in a condition.
+struct SizeTest {
+  const BinaryOperator* op = nullptr;
+  std::string size;
+  int64_t value = 0;
+};
+
+// Finds the first `size OP constant` comparison in a condition (through && || ! and parens).
+std::optional<SizeTest> find_size_test(const Expr* cond, const FunctionFacts& facts,
+                                       const ASTContext& ast) {
+  cond = cond->IgnoreParenImpCasts();
+  if (const auto* un = dyn_cast<UnaryOperator>(cond); un && un->getOpcode() == UO_LNot)
+    return find_size_test(un->getSubExpr(), facts, ast);
+  const auto* op = dyn_cast<BinaryOperator>(cond);
+  if (!op) return std::nullopt;
+  if (op->isLogicalOp()) {
+    if (auto t = find_size_test(op->getLHS(), facts, ast)) return t;
+    return find_size_test(op->getRHS(), facts, ast);
+  }
+  if (!op->isComparisonOp()) return std::nullopt;
+  for (auto [size_side, const_side] : {std::pair{op->getLHS(), op->getRHS()},
+                                       std::pair{op->getRHS(), op->getLHS()}}) {
+    if (!mentions_size(size_side, facts) || mentions_size(const_side, facts)) continue;
+    // `n % 4 == 0`, `(n & 7) != 0`: alignment tests are general dispatch, not a shape.
+    if (const auto* arith = dyn_cast<BinaryOperator>(size_side->IgnoreParenImpCasts());
+        arith && (arith->getOpcode() == BO_Rem || arith->getOpcode() == BO_And))
+      continue;
+    auto value = constant_value(const_side, ast);
+    if (!value || *value < ShapeSet::kMinValue) continue;
+    return SizeTest{op, size_name(size_side, facts), *value};
+  }
+  return std::nullopt;
+}
+
+bool is_exit(const Stmt* s) {
+  return isa<ReturnStmt>(s) || isa<BreakStmt>(s) || isa<ContinueStmt>(s);
+}
+
+// `return;`, `{ printf("bad size"); return 1; }`: a branch that does no work, it only leaves.
+bool only_exits(const Stmt* s) {
+  if (is_exit(s)) return true;
+  const auto* block = dyn_cast<CompoundStmt>(s);
+  if (!block || block->body_empty() || !is_exit(block->body_back())) return false;
+  for (const Stmt* child : block->body())
+    if (!is_exit(child) && !isa<CallExpr>(child)) return false;
+  return true;
+}
+
+// True when statements follow `s` in its enclosing block: the code after an if.
+bool has_code_after(const Stmt* s, ASTContext& ast) {
+  DynTypedNodeList parents = ast.getParents(*s);
+  if (parents.empty()) return false;
+  const auto* block = parents[0].get<CompoundStmt>();
+  if (!block) return false;
+  bool after = false;
+  for (const Stmt* child : block->body()) {
+    if (after && !isa<NullStmt>(child) && !isa<ReturnStmt>(child)) return true;
+    if (child == s) after = true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void ShapeBranchCheck::register_matchers(MatchFinder& finder) {
+  finder.addMatcher(traverse(TK_IgnoreUnlessSpelledInSource, if_in_function()), this);
+  finder.addMatcher(traverse(TK_IgnoreUnlessSpelledInSource, switch_in_function()), this);
+}
+
+void ShapeBranchCheck::check(const MatchFinder::MatchResult& result) {
+  if (const auto* s = result.Nodes.getNodeAs<IfStmt>("if")) on_if(s, *result.Context);
+  if (const auto* s = result.Nodes.getNodeAs<SwitchStmt>("switch")) on_switch(s, *result.Context);
+}
+
+void ShapeBranchCheck::on_if(const IfStmt* s, ASTContext& ast) {
+  const FunctionDecl* fn = enclosing_function(s, ast);
+  if (!fn || !s->getCond() || s->isConstexpr()) return;
+  auto test = find_size_test(s->getCond(), ctx().facts(fn), ast);
+  if (!test) return;
+  if (s->getElse()) return;  // `if (n == 4096) fast(); else general();`
+  std::string cond = fmt::format("'{}' {} {}", test->size, test->op->getOpcodeStr().str(), test->value);
+  bool equality = test->op->getOpcode() == BO_EQ;
+  if (only_exits(s->getThen())) {
+    // `if (n != 4096) return;`: the work below runs for one size only. (`if (n == 4096)
+    // return;` skips a visible size, which is no overfit.)
+    if (equality) return;
+    report(ast, s->getBeginLoc(),
+           fmt::format("early exit unless {} holds: other sizes skip the work; keep a general path "
+                       "for every size",
+                       fmt::format("'{}' {} {}", test->size,
+                                   BinaryOperator::getOpcodeStr(
+                                       BinaryOperator::negateComparisonOp(test->op->getOpcode()))
+                                       .str(),
+                                   test->value)));
+    return;
+  }
+  // `if (n == 4096) { fast(); return; } general();` and `if (n == 4096) prefetch(); work();`
+  // keep a general path after the branch.
+  if (has_code_after(s, ast)) return;
+  if (test->op->getOpcode() == BO_NE) return;
+  report(ast, s->getBeginLoc(),
+         fmt::format("work happens only when {}: the branch has no else and nothing follows it, so "
+                     "other sizes do nothing; add a general fallback",
+                     cond));
+}
+
+void ShapeBranchCheck::on_switch(const SwitchStmt* s, ASTContext& ast) {
+  const FunctionDecl* fn = enclosing_function(s, ast);
+  if (!fn || !s->getCond() || !mentions_size(s->getCond(), ctx().facts(fn))) return;
+  std::vector<int64_t> cases;
+  for (const SwitchCase* c = s->getSwitchCaseList(); c; c = c->getNextSwitchCase()) {
+    if (isa<DefaultStmt>(c)) return;  // the default is the general path
+    if (const auto* cs = dyn_cast<CaseStmt>(c))
+      if (auto v = constant_value(cs->getLHS(), ast)) cases.push_back(*v);
+  }
+  bool shape_like = false;
+  for (int64_t v : cases) shape_like = shape_like || v >= ShapeSet::kMinValue;
+  if (!shape_like) return;
+  std::string listed;
+  for (auto it = cases.rbegin(); it != cases.rend(); ++it)
+    listed += (listed.empty() ? "" : ", ") + std::to_string(*it);
+  report(ast, s->getBeginLoc(),
+         fmt::format("switch on size '{}' handles only {} and has no default: other sizes are "
+                     "not handled",
+                     size_name(s->getCond(), ctx().facts(fn)), listed));
+}
+
+}  // namespace kta::analyzers

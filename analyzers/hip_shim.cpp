@@ -1,0 +1,215 @@
+#include "analyzers/hip_shim.h"
+
+namespace kta::analyzers {
+namespace {
+
+// Declarations only: the analyzer parses (-fsyntax-only), it never generates code.
+constexpr std::string_view kShim = R"shim(#ifndef KTA_HIP_SHIM_H
+#define KTA_HIP_SHIM_H
+// C library functions are callable from device code in HIP (glibc already declares __expf &c).
+#pragma clang force_cuda_host_device begin
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <assert.h>
+#pragma clang force_cuda_host_device end
+#define __HIP__ 1
+#define __HIPCC__ 1
+#define __HIP_PLATFORM_AMD__ 1
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __host__ __attribute__((host))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __managed__ __attribute__((managed))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __restrict__ __restrict
+struct dim3 {
+  unsigned x, y, z;
+  __host__ __device__ constexpr dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
+};
+struct __kta_index3 { unsigned x, y, z; };
+extern const __device__ __kta_index3 threadIdx, blockIdx, blockDim, gridDim;
+extern const __device__ int warpSize;
+#define hipThreadIdx_x threadIdx.x
+#define hipThreadIdx_y threadIdx.y
+#define hipThreadIdx_z threadIdx.z
+#define hipBlockIdx_x blockIdx.x
+#define hipBlockIdx_y blockIdx.y
+#define hipBlockIdx_z blockIdx.z
+#define hipBlockDim_x blockDim.x
+#define hipBlockDim_y blockDim.y
+#define hipBlockDim_z blockDim.z
+#define hipGridDim_x gridDim.x
+#define hipGridDim_y gridDim.y
+#define hipGridDim_z gridDim.z
+#define KTA_VEC(T, N) \
+  struct N##1 { T x; }; struct N##2 { T x, y; }; struct N##3 { T x, y, z; }; \
+  struct __attribute__((aligned(sizeof(T) * 4))) N##4 { T x, y, z, w; }; \
+  __host__ __device__ N##1 make_##N##1(T); __host__ __device__ N##2 make_##N##2(T, T); \
+  __host__ __device__ N##3 make_##N##3(T, T, T); __host__ __device__ N##4 make_##N##4(T, T, T, T);
+KTA_VEC(float, float) KTA_VEC(double, double) KTA_VEC(int, int) KTA_VEC(unsigned, uint)
+KTA_VEC(signed char, char) KTA_VEC(unsigned char, uchar) KTA_VEC(short, short)
+KTA_VEC(unsigned short, ushort) KTA_VEC(long, long) KTA_VEC(unsigned long, ulong)
+KTA_VEC(long long, longlong) KTA_VEC(unsigned long long, ulonglong)
+#undef KTA_VEC
+typedef _Float16 __half;
+typedef _Float16 half;
+struct __half2 { __half x, y; };
+typedef __half2 half2;
+struct __hip_bfloat16 {
+  unsigned short data;
+  __hip_bfloat16() = default;
+  __host__ __device__ __hip_bfloat16(float);
+  __host__ __device__ operator float() const;
+};
+typedef __hip_bfloat16 hip_bfloat16;
+__host__ __device__ __half __float2half(float);
+__host__ __device__ float __half2float(__half);
+__host__ __device__ __half2 __floats2half2_rn(float, float);
+__host__ __device__ float2 __half22float2(__half2);
+__host__ __device__ float __bfloat162float(__hip_bfloat16);
+__host__ __device__ __hip_bfloat16 __float2bfloat16(float);
+__device__ void __syncthreads();
+__device__ int __syncthreads_count(int);
+__device__ int __syncthreads_and(int);
+__device__ int __syncthreads_or(int);
+__device__ void __syncwarp(unsigned long long mask = ~0ull);
+__device__ void __threadfence();
+__device__ void __threadfence_block();
+template <class T> __device__ T __shfl(T, int, int width = 64);
+template <class T> __device__ T __shfl_up(T, unsigned, int width = 64);
+template <class T> __device__ T __shfl_down(T, unsigned, int width = 64);
+template <class T> __device__ T __shfl_xor(T, int, int width = 64);
+template <class T> __device__ T __shfl_sync(unsigned long long, T, int, int width = 64);
+template <class T> __device__ T __shfl_up_sync(unsigned long long, T, unsigned, int width = 64);
+template <class T> __device__ T __shfl_down_sync(unsigned long long, T, unsigned, int width = 64);
+template <class T> __device__ T __shfl_xor_sync(unsigned long long, T, int, int width = 64);
+__device__ unsigned long long __ballot(int);
+__device__ unsigned long long __ballot_sync(unsigned long long, int);
+__device__ int __any(int);
+__device__ int __all(int);
+__device__ int __any_sync(unsigned long long, int);
+__device__ int __all_sync(unsigned long long, int);
+__device__ unsigned long long __activemask();
+__device__ unsigned __lane_id();
+__host__ __device__ int __popc(unsigned);
+__host__ __device__ int __popcll(unsigned long long);
+__host__ __device__ int __clz(int);
+__host__ __device__ int __clzll(long long);
+__host__ __device__ int __ffs(int);
+__host__ __device__ int __ffsll(long long);
+template <class T> __device__ T __ldg(const T*);
+template <class T> __device__ T atomicAdd(T*, T);
+template <class T> __device__ T atomicSub(T*, T);
+template <class T> __device__ T atomicMax(T*, T);
+template <class T> __device__ T atomicMin(T*, T);
+template <class T> __device__ T atomicExch(T*, T);
+template <class T> __device__ T atomicCAS(T*, T, T);
+template <class T> __device__ T atomicAnd(T*, T);
+template <class T> __device__ T atomicOr(T*, T);
+template <class T> __device__ T atomicXor(T*, T);
+template <class T> __device__ T atomicInc(T*, T);
+__device__ float __fdividef(float, float);
+__device__ float __frsqrt_rn(float);
+__device__ float __fsqrt_rn(float);
+__device__ float __fmaf_rn(float, float, float);
+__device__ float __saturatef(float);
+__host__ __device__ float rsqrtf(float);
+__host__ __device__ double rsqrt(double);
+__host__ __device__ int min(int, int);
+__host__ __device__ unsigned min(unsigned, unsigned);
+__host__ __device__ long long min(long long, long long);
+__host__ __device__ unsigned long long min(unsigned long long, unsigned long long);
+__host__ __device__ float min(float, float);
+__host__ __device__ double min(double, double);
+__host__ __device__ int max(int, int);
+__host__ __device__ unsigned max(unsigned, unsigned);
+__host__ __device__ long long max(long long, long long);
+__host__ __device__ unsigned long long max(unsigned long long, unsigned long long);
+__host__ __device__ float max(float, float);
+__host__ __device__ double max(double, double);
+__device__ long long clock64();
+__device__ long long wall_clock64();
+#define HIP_DYNAMIC_SHARED(type, var) extern __shared__ type var[];
+#define HIP_KERNEL_NAME(...) __VA_ARGS__
+#define HIP_SYMBOL(x) (&(x))
+typedef struct ihipStream_t* hipStream_t;
+typedef struct ihipEvent_t* hipEvent_t;
+typedef enum hipError_t { hipSuccess = 0, hipErrorInvalidValue = 1, hipErrorOutOfMemory = 2,
+  hipErrorInvalidConfiguration = 9, hipErrorLaunchFailure = 719 } hipError_t;
+typedef enum hipMemcpyKind { hipMemcpyHostToHost = 0, hipMemcpyHostToDevice, hipMemcpyDeviceToHost,
+  hipMemcpyDeviceToDevice, hipMemcpyDefault } hipMemcpyKind;
+typedef enum hipDeviceAttribute_t { hipDeviceAttributeMaxThreadsPerBlock, hipDeviceAttributeWarpSize,
+  hipDeviceAttributeMultiprocessorCount, hipDeviceAttributeMaxSharedMemoryPerBlock,
+  hipDeviceAttributeComputeCapabilityMajor, hipDeviceAttributeComputeCapabilityMinor } hipDeviceAttribute_t;
+typedef enum hipFuncAttribute { hipFuncAttributeMaxDynamicSharedMemorySize } hipFuncAttribute;
+typedef struct hipDeviceProp_t { char name[256]; size_t totalGlobalMem; size_t sharedMemPerBlock;
+  int warpSize; int maxThreadsPerBlock; int maxThreadsDim[3]; int maxGridSize[3];
+  int multiProcessorCount; int major; int minor; int l2CacheSize; int clockRate;
+  int maxSharedMemoryPerMultiProcessor; char gcnArchName[256]; } hipDeviceProp_t;
+hipError_t hipMalloc(void**, size_t);
+template <class T> hipError_t hipMalloc(T** p, size_t n) { return hipMalloc((void**)p, n); }
+hipError_t hipMallocAsync(void**, size_t, hipStream_t);
+template <class T> hipError_t hipMallocAsync(T** p, size_t n, hipStream_t s) { return hipMallocAsync((void**)p, n, s); }
+hipError_t hipFree(void*);
+hipError_t hipFreeAsync(void*, hipStream_t);
+hipError_t hipMemcpy(void*, const void*, size_t, hipMemcpyKind);
+hipError_t hipMemcpyAsync(void*, const void*, size_t, hipMemcpyKind, hipStream_t stream = 0);
+hipError_t hipMemset(void*, int, size_t);
+hipError_t hipMemsetAsync(void*, int, size_t, hipStream_t stream = 0);
+hipError_t hipMemcpyToSymbol(const void*, const void*, size_t, size_t offset = 0, hipMemcpyKind kind = hipMemcpyHostToDevice);
+hipError_t hipDeviceSynchronize();
+hipError_t hipStreamSynchronize(hipStream_t);
+hipError_t hipStreamCreate(hipStream_t*);
+hipError_t hipStreamDestroy(hipStream_t);
+hipError_t hipEventCreate(hipEvent_t*);
+hipError_t hipEventRecord(hipEvent_t, hipStream_t stream = 0);
+hipError_t hipEventSynchronize(hipEvent_t);
+hipError_t hipEventElapsedTime(float*, hipEvent_t, hipEvent_t);
+hipError_t hipEventDestroy(hipEvent_t);
+hipError_t hipGetLastError();
+hipError_t hipPeekAtLastError();
+const char* hipGetErrorString(hipError_t);
+const char* hipGetErrorName(hipError_t);
+hipError_t hipGetDevice(int*);
+hipError_t hipSetDevice(int);
+hipError_t hipGetDeviceCount(int*);
+hipError_t hipGetDeviceProperties(hipDeviceProp_t*, int);
+hipError_t hipDeviceGetAttribute(int*, hipDeviceAttribute_t, int);
+hipError_t hipFuncSetAttribute(const void*, hipFuncAttribute, int);
+hipError_t hipLaunchKernel(const void*, dim3, dim3, void**, size_t, hipStream_t);
+template <class F> hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int*, F, int, size_t);
+template <class F> hipError_t hipOccupancyMaxPotentialBlockSize(int*, int*, F, size_t dyn = 0, int limit = 0);
+extern "C" int __hipPushCallConfiguration(dim3 grid, dim3 block, size_t shmem = 0, hipStream_t stream = 0);
+extern "C" int __hipPopCallConfiguration(dim3*, dim3*, size_t*, hipStream_t*);
+#define hipLaunchKernelGGL(kernel, grid, block, shmem, stream, ...) \
+  kernel<<<(grid), (block), (shmem), (stream)>>>(__VA_ARGS__)
+#endif
+)shim";
+
+constexpr std::string_view kForward = "#include \"/kta-audit-shim/kta_hip_shim.h\"\n";
+
+}  // namespace
+
+const std::vector<std::pair<std::string_view, std::string_view>>& shim_files() {
+  static const std::vector<std::pair<std::string_view, std::string_view>> files = {
+      {kShimHeader, kShim},
+      {"/kta-audit-shim/hip/hip_runtime.h", kForward},
+      {"/kta-audit-shim/hip/hip_runtime_api.h", kForward},
+      {"/kta-audit-shim/hip/hip_fp16.h", kForward},
+      {"/kta-audit-shim/hip/hip_bf16.h", kForward},
+      {"/kta-audit-shim/hip/hip_bfloat16.h", kForward},
+      {"/kta-audit-shim/hip/hip_vector_types.h", kForward},
+      {"/kta-audit-shim/hip/hip_cooperative_groups.h", kForward},
+      {"/kta-audit-shim/hip/amd_detail/amd_warp_functions.h", kForward},
+  };
+  return files;
+}
+
+}  // namespace kta::analyzers

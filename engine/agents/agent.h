@@ -1,0 +1,41 @@
+// Built-in agents: `baseline` (the candidate is the task's baseline) and `replay(dir)` (the
+// candidate's editable files are read from DIR/<task name>/<file name>). Coding agents that run
+// a command line come later; they produce a candidate the same way, into a workspace.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "engine/plan/plan.h"
+#include "lang/model.h"
+
+namespace kta::engine {
+
+enum class AgentKind { baseline, replay, command };
+
+AgentKind agent_kind(const model::AgentUse& agent);
+// "baseline", "replay(solutions)", "claude_code" — stable, used in step keys and reports.
+std::string agent_label(const model::AgentUse& agent);
+
+// Where each editable file of `task` comes from for this agent. Replay directories are taken
+// relative to `base_dir` (the plan's folder) when relative.
+std::vector<CandidateFile> resolve_candidate(const model::AgentUse& agent, const model::Task& task,
+                                             const std::filesystem::path& base_dir);
+
+// The outcome of preparing a candidate: its files copied into `workspace` and the entry to
+// compile (the baseline's entry with the file that was replaced).
+struct PreparedCandidate {
+  bool ok = true;
+  std::string reason;                       // "no solution, baseline used" or an error
+  std::vector<std::filesystem::path> files; // the copies in the workspace
+  model::Entry entry;
+};
+
+PreparedCandidate prepare_candidate(const TaskJob& job, const std::filesystem::path& workspace);
+
+// The builtin agent declarations (what std.agents.baseline/replay lower to).
+model::AgentUse baseline_agent();
+model::AgentUse replay_agent(const std::string& dir);
+
+}  // namespace kta::engine

@@ -1,0 +1,84 @@
+#include "engine/check/compare.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace kta::engine {
+
+namespace {
+
+enum class Verdict { ok, outside_tolerance, nan_in_output, nan_missing, inf_mismatch };
+
+Verdict judge(double got, double want, const model::Tolerance& tol) {
+  if (std::isnan(got)) return std::isnan(want) && tol.nan_equal ? Verdict::ok : Verdict::nan_in_output;
+  if (std::isnan(want)) return Verdict::nan_missing;
+  if (std::isinf(got) || std::isinf(want)) return got == want ? Verdict::ok : Verdict::inf_mismatch;
+  return std::fabs(got - want) <= tol.atol + tol.rtol * std::fabs(want) ? Verdict::ok
+                                                                         : Verdict::outside_tolerance;
+}
+
+std::string first_bad_text(const CompareResult& r) {
+  double got = r.got_at_first_bad, want = r.want_at_first_bad;
+  if (std::isnan(got))
+    return fmt::format("NaN at index {} where the reference is {}", r.first_bad_index, want);
+  return fmt::format("first at index {}: got {}, want {}", r.first_bad_index, got, want);
+}
+
+}  // namespace
+
+CompareResult compare(const HostTensor& got, const HostTensor& want, const model::Tolerance& tol) {
+  CompareResult r;
+  if (got.dtype != want.dtype || got.shape != want.shape) {
+    r.reason = fmt::format("{} mismatch: got {}, want {}",
+                           got.dtype != want.dtype ? "dtype" : "shape", describe(got),
+                           describe(want));
+    return r;
+  }
+  if (got.bytes.size() != got.numel() * got.element_size() ||
+      want.bytes.size() != want.numel() * want.element_size()) {
+    r.reason = fmt::format("size mismatch: {} holds {} bytes, reference {} bytes", describe(got),
+                           got.bytes.size(), want.bytes.size());
+    return r;
+  }
+  size_t n = got.numel();
+  r.elements = n;
+  // NaN where the reference has a number fails regardless of max_mismatch: poisoned (untouched)
+  // elements read as NaN, and a mismatch allowance must not become a license to skip work.
+  uint64_t nan_where_number = 0;
+  for (size_t i = 0; i < n; ++i) {
+    double g = element_as_double(got, i), w = element_as_double(want, i);
+    if (std::isnan(g)) ++r.nan_in_output;
+    if (std::isfinite(g) && std::isfinite(w)) {
+      double abs_err = std::fabs(g - w);
+      r.max_abs_error = std::max(r.max_abs_error, abs_err);
+      if (w != 0) r.max_rel_error = std::max(r.max_rel_error, abs_err / std::fabs(w));
+    }
+    Verdict v = judge(g, w, tol);
+    if (v == Verdict::ok) continue;
+    if (v == Verdict::nan_in_output) ++nan_where_number;
+    if (r.mismatches++ == 0) {
+      r.first_bad_index = static_cast<int64_t>(i);
+      r.got_at_first_bad = g;
+      r.want_at_first_bad = w;
+    }
+  }
+  auto allowed = static_cast<uint64_t>(std::floor(tol.max_mismatch * static_cast<double>(n)));
+  r.pass = r.mismatches <= allowed && nan_where_number == 0;
+  if (r.pass) return r;
+  if (r.mismatches == 1) {
+    r.reason = std::isnan(r.got_at_first_bad)
+                   ? first_bad_text(r)
+                   : fmt::format("1 of {} elements outside tolerance ({})", n, first_bad_text(r));
+  } else {
+    r.reason = fmt::format("{} of {} elements outside tolerance ({})", r.mismatches, n,
+                           first_bad_text(r));
+  }
+  if (nan_where_number > 0 && r.mismatches > 1)
+    r.reason += fmt::format("; {} NaN where the reference has a number", nan_where_number);
+  if (allowed > 0 && nan_where_number == 0)
+    r.reason += fmt::format("; allowed {}", allowed);
+  return r;
+}
+
+}  // namespace kta::engine

@@ -1,0 +1,33 @@
+// The correctness check: a candidate's output against the reference's, element by element,
+// under a tolerance. NaN is never a wildcard; Inf must match exactly.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "engine/inputs/host_tensor.h"
+#include "lang/model.h"
+
+namespace kta::engine {
+
+// The verdict and the numbers behind it. `reason` names the failure in one line, e.g.
+// "12 of 4096 elements outside tolerance (first at index 7: got 1.5, want 1.25)".
+struct CompareResult {
+  bool pass = false;
+  double max_abs_error = 0;       // over finite pairs
+  double max_rel_error = 0;       // |got-want| / |want| over finite pairs with want != 0
+  uint64_t elements = 0;
+  uint64_t mismatches = 0;        // elements failing the rule (NaN/Inf disagreements included)
+  int64_t first_bad_index = -1;   // -1: none
+  double got_at_first_bad = 0;
+  double want_at_first_bad = 0;
+  uint64_t nan_in_output = 0;     // NaN elements in `got`
+  std::string reason;             // empty when pass
+};
+
+// Rule per element: pass when |got-want| <= atol + rtol*|want|; NaN in got passes only when
+// want is NaN and tol.nan_equal; ±Inf must equal want exactly. The tensor passes when
+// mismatches <= floor(max_mismatch * elements). Dtype or shape disagreement fails outright.
+CompareResult compare(const HostTensor& got, const HostTensor& want, const model::Tolerance& tol);
+
+}  // namespace kta::engine

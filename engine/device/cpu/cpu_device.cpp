@@ -1,0 +1,408 @@
+#include "engine/device/cpu/cpu_device.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+#include <thread>
+
+#include "engine/device/cpu/kernel_build.h"
+#include "engine/runtime/kta/cpu_runtime.h"
+
+namespace kta::engine::cpu {
+namespace {
+
+// The runtime library's entry points, resolved once per process.
+struct Runtime {
+  void* handle = nullptr;
+  std::string error;
+  decltype(&kta_rt_configure) configure = nullptr;
+  decltype(&kta_rt_last_error) last_error = nullptr;
+  decltype(&kta_rt_sticky_error) sticky_error = nullptr;
+  decltype(&kta_rt_clear_error) clear_error = nullptr;
+  decltype(&kta_rt_output) output = nullptr;
+  decltype(&kta_rt_clear_output) clear_output = nullptr;
+};
+
+Runtime& runtime() {
+  static Runtime rt = [] {
+    Runtime r;
+    std::string path = runtime_library_path();
+    r.handle = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+    if (r.handle == nullptr) {
+      r.error = std::string("cannot load the cpu runtime: ") + dlerror();
+      return r;
+    }
+    auto sym = [&](const char* n) { return dlsym(r.handle, n); };
+    r.configure = reinterpret_cast<decltype(r.configure)>(sym("kta_rt_configure"));
+    r.last_error = reinterpret_cast<decltype(r.last_error)>(sym("kta_rt_last_error"));
+    r.sticky_error = reinterpret_cast<decltype(r.sticky_error)>(sym("kta_rt_sticky_error"));
+    r.clear_error = reinterpret_cast<decltype(r.clear_error)>(sym("kta_rt_clear_error"));
+    r.output = reinterpret_cast<decltype(r.output)>(sym("kta_rt_output"));
+    r.clear_output = reinterpret_cast<decltype(r.clear_output)>(sym("kta_rt_clear_output"));
+    if (!r.configure || !r.last_error || !r.sticky_error || !r.clear_error || !r.output || !r.clear_output)
+      r.error = "the cpu runtime at '" + path + "' lacks kta_rt entry points";
+    return r;
+  }();
+  return rt;
+}
+
+std::string take_output() {
+  Runtime& rt = runtime();
+  size_t n = 0;
+  const char* p = rt.output(&n);
+  std::string s(p, n);
+  rt.clear_output();
+  return s;
+}
+
+LaunchResult failed(std::string why) {
+  LaunchResult r;
+  r.ok = false;
+  r.error = std::move(why);
+  return r;
+}
+
+size_t last_level_cache_bytes() {
+  long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE), l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  if (l3 > 0) return size_t(l3);
+  if (l2 > 0) return size_t(l2);
+  return size_t(32) << 20;
+}
+
+// Sanitized modules see ASan-tracked copies of the buffers, so an access past a buffer's end
+// is reported (the buffers themselves may be shared memory that ASan knows nothing about).
+struct ShadowCopies {
+  std::vector<std::pair<void*, std::pair<void*, size_t>>> copies;  // shadow -> (original, bytes)
+  void* shadow(void* original, size_t bytes) {
+    void* s = std::malloc(bytes == 0 ? 1 : bytes);
+    if (s == nullptr) throw std::bad_alloc();
+    std::memcpy(s, original, bytes);
+    copies.push_back({s, {original, bytes}});
+    return s;
+  }
+  ~ShadowCopies() {
+    for (auto& [s, orig] : copies) {
+      std::memcpy(orig.first, s, orig.second);
+      std::free(s);
+    }
+  }
+};
+
+}  // namespace
+
+struct CpuDevice::Module {
+  void* handle = nullptr;
+  bool launcher = false;
+  bool sanitize = false;
+  std::string entry;
+  std::vector<ParamType> params;
+  int (*launch)(void* const*, dim3, dim3, size_t) = nullptr;
+  int (*call)(const kta_call*) = nullptr;
+};
+
+CpuDevice::CpuDevice(const DeviceOptions& options) : options_(options) {
+  Runtime& rt = runtime();
+  if (!rt.error.empty()) throw std::runtime_error(rt.error);
+  kta_rt::RuntimeConfig c{options.threads, uint32_t(options.warp_size), options.shared_mem_limit,
+                          uint32_t(options.max_threads_per_block), options.fiber_stack_bytes};
+  rt.configure(&c);
+}
+
+CpuDevice::~CpuDevice() {
+  for (auto& [id, m] : memory_) {
+    if (m.owned) std::free(m.data);
+  }
+  // Modules stay loaded: the runtime's pool threads may still hold thread-local state of theirs.
+}
+
+bool CpuDevice::sanitizer_loaded() { return dlsym(RTLD_DEFAULT, "__asan_init") != nullptr; }
+
+DeviceInfo CpuDevice::info() const {
+  DeviceInfo i;
+  unsigned threads = options_.threads != 0 ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
+  i.name = "cpu (" + std::to_string(threads) + " threads)";
+  i.kind = "cpu";
+  i.warp_size = options_.warp_size;
+  i.l2_bytes = last_level_cache_bytes();
+  i.shared_mem_per_block = options_.shared_mem_limit;
+  i.max_threads_per_block = options_.max_threads_per_block;
+  return i;
+}
+
+Buffer CpuDevice::alloc(size_t bytes) {
+  void* p = std::aligned_alloc(256, (std::max<size_t>(bytes, 1) + 255) / 256 * 256);
+  if (p == nullptr) throw std::bad_alloc();
+  Buffer b{next_buffer_++, bytes};
+  memory_[b.id] = Memory{p, bytes, true};
+  return b;
+}
+
+Buffer CpuDevice::adopt(uint64_t id, void* data, size_t bytes) {
+  memory_[id] = Memory{data, bytes, false};
+  next_buffer_ = std::max(next_buffer_, id + 1);
+  return Buffer{id, bytes};
+}
+
+void CpuDevice::free(Buffer b) {
+  auto it = memory_.find(b.id);
+  if (it == memory_.end()) return;
+  if (it->second.owned) std::free(it->second.data);
+  memory_.erase(it);
+}
+
+const CpuDevice::Memory* CpuDevice::find_memory(Buffer b, std::string* error) const {
+  auto it = memory_.find(b.id);
+  if (it == memory_.end()) {
+    if (error) *error = "unknown buffer " + std::to_string(b.id);
+    return nullptr;
+  }
+  return &it->second;
+}
+
+void* CpuDevice::data(Buffer b) const {
+  const Memory* m = find_memory(b, nullptr);
+  return m ? m->data : nullptr;
+}
+
+void CpuDevice::upload(Buffer dst, const void* src, size_t bytes) {
+  std::string e;
+  const Memory* m = find_memory(dst, &e);
+  if (m == nullptr) throw std::invalid_argument(e);
+  if (bytes > m->bytes) throw std::invalid_argument("upload of " + std::to_string(bytes) + " bytes into a " +
+                                                    std::to_string(m->bytes) + "-byte buffer");
+  std::memcpy(m->data, src, bytes);
+}
+
+void CpuDevice::download(void* dst, Buffer src, size_t bytes) {
+  std::string e;
+  const Memory* m = find_memory(src, &e);
+  if (m == nullptr) throw std::invalid_argument(e);
+  if (bytes > m->bytes) throw std::invalid_argument("download of " + std::to_string(bytes) + " bytes from a " +
+                                                    std::to_string(m->bytes) + "-byte buffer");
+  std::memcpy(dst, m->data, bytes);
+}
+
+void CpuDevice::fill(Buffer dst, uint8_t byte) {
+  std::string e;
+  const Memory* m = find_memory(dst, &e);
+  if (m == nullptr) throw std::invalid_argument(e);
+  std::memset(m->data, byte, m->bytes);
+}
+
+CompileResult CpuDevice::compile(const CompileRequest& request) {
+  auto t0 = std::chrono::steady_clock::now();
+  CompileResult out;
+  auto done = [&]() -> CompileResult& {
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+  };
+  if (request.options.sanitize && !sanitizer_loaded()) {
+    out.error = "sanitize needs AddressSanitizer loaded in the device process (use the isolated device)";
+    return done();
+  }
+  BuildResult b = build_module(request, options_);
+  out.log = b.log;
+  out.cache_hit = b.cache_hit;
+  if (!b.ok) {
+    out.error = b.error;
+    return done();
+  }
+  auto m = std::make_unique<Module>();
+  m->launcher = request.launcher;
+  m->sanitize = request.options.sanitize;
+  m->entry = request.entry;
+  m->handle = dlopen(b.library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (m->handle == nullptr) {
+    out.error = std::string("cannot load the compiled module: ") + dlerror();
+    return done();
+  }
+  if (request.launcher) {
+    m->call = reinterpret_cast<int (*)(const kta_call*)>(dlsym(m->handle, "kta_entry_call"));
+  } else {
+    m->launch = reinterpret_cast<int (*)(void* const*, dim3, dim3, size_t)>(dlsym(m->handle, "kta_entry_launch"));
+    auto sig = reinterpret_cast<const char* (*)()>(dlsym(m->handle, "kta_entry_signature"));
+    if (sig != nullptr) m->params = parse_signature(sig());
+  }
+  if ((request.launcher && m->call == nullptr) || (!request.launcher && m->launch == nullptr)) {
+    out.error = "the compiled module lacks its trampoline entry";
+    return done();
+  }
+  if (!request.launcher) {
+    for (size_t i = 0; i < m->params.size(); ++i) {
+      if (m->params[i].code == "?" || m->params[i].code == "&") {
+        std::string nm = i < b.parameter_names.size() ? " '" + b.parameter_names[i] + "'" : std::string();
+        out.error = "unsupported kernel parameter " + std::to_string(i + 1) + nm + " of '" + request.entry +
+                    "': only pointers and arithmetic scalars can be passed";
+        return done();
+      }
+    }
+    if (!request.signature.empty()) {
+      std::string bad = check_signature(m->params, request.signature, b.parameter_names, request.entry);
+      if (!bad.empty()) {
+        out.error = bad;
+        return done();
+      }
+    }
+  }
+  out.ok = true;
+  out.module = next_module_++;
+  modules_[out.module] = std::move(m);
+  return done();
+}
+
+CpuDevice::Module* CpuDevice::find_module(uint64_t id, std::string* error) {
+  auto it = modules_.find(id);
+  if (it == modules_.end()) {
+    *error = "unknown module " + std::to_string(id);
+    return nullptr;
+  }
+  return it->second.get();
+}
+
+LaunchResult CpuDevice::launch_once(Module& m, const std::vector<KernelArg>& args, const LaunchConfig& config) {
+  if (m.launcher) return failed("module '" + m.entry + "' is a launcher; use call()");
+  if (args.size() != m.params.size())
+    return failed("kernel '" + m.entry + "' takes " + std::to_string(m.params.size()) + " arguments, " +
+                  std::to_string(args.size()) + " given");
+  std::vector<uint64_t> slots(args.size());
+  std::vector<void*> ptrs(args.size());
+  ShadowCopies shadows;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (m.params[i].pointer) {
+      if (args[i].type != ArgType::ptr) return failed("argument " + std::to_string(i + 1) + " must be a buffer");
+      std::string e;
+      const Memory* mem = find_memory(args[i].buffer, &e);
+      if (mem == nullptr) return failed("argument " + std::to_string(i + 1) + ": " + e);
+      void* p = m.sanitize ? shadows.shadow(mem->data, mem->bytes) : mem->data;
+      std::memcpy(&slots[i], &p, sizeof(p));
+    } else {
+      if (args[i].type == ArgType::ptr) return failed("argument " + std::to_string(i + 1) + " must be a scalar");
+      convert_scalar(args[i], m.params[i], &slots[i]);
+    }
+    ptrs[i] = &slots[i];
+  }
+  Runtime& rt = runtime();
+  rt.clear_error();
+  dim3 g(config.grid.x, config.grid.y, config.grid.z), b(config.block.x, config.block.y, config.block.z);
+  int rc = m.launch(ptrs.data(), g, b, config.shared_bytes);
+  LaunchResult r;
+  r.output = take_output();
+  if (rc != 0) {
+    r.ok = false;
+    r.error = rt.last_error();
+  }
+  return r;
+}
+
+LaunchResult CpuDevice::call_once(Module& m, const LauncherArgs& args) {
+  if (!m.launcher) return failed("module '" + m.entry + "' is a kernel; use launch()");
+  ShadowCopies shadows;
+  std::vector<kta_tensor> tensors(args.tensors.size());
+  std::vector<kta_param> params(args.params.size());
+  for (size_t i = 0; i < args.tensors.size(); ++i) {
+    const TensorArg& t = args.tensors[i];
+    std::string e;
+    const Memory* mem = find_memory(t.buffer, &e);
+    if (mem == nullptr) return failed("tensor '" + t.name + "': " + e);
+    if (t.shape.size() > KTA_MAX_DIMS) return failed("tensor '" + t.name + "' has too many dimensions");
+    kta_tensor& k = tensors[i];
+    std::memset(&k, 0, sizeof(k));
+    k.name = t.name.c_str();
+    k.data = m.sanitize ? shadows.shadow(mem->data, mem->bytes) : mem->data;
+    k.dtype = t.dtype;
+    k.ndim = int32_t(t.shape.size());
+    for (size_t d = 0; d < t.shape.size(); ++d) k.shape[d] = t.shape[d];
+  }
+  for (size_t i = 0; i < args.params.size(); ++i) {
+    params[i] = kta_param{args.params[i].name.c_str(), args.params[i].is_float ? 1 : 0, args.params[i].i,
+                          args.params[i].f};
+  }
+  kta_call c{KTA_ABI_VERSION, int32_t(tensors.size()), tensors.data(), int32_t(params.size()), params.data(), nullptr};
+  Runtime& rt = runtime();
+  rt.clear_error();
+  int rc = 0;
+  LaunchResult r;
+  try {
+    rc = m.call(&c);
+  } catch (const std::bad_alloc&) {
+    r.output = take_output();
+    r.ok = false;
+    r.error = "out of memory in '" + m.entry + "'";
+    return r;
+  } catch (const std::exception& e) {
+    r.output = take_output();
+    r.ok = false;
+    r.error = "'" + m.entry + "' threw an exception: " + e.what();
+    return r;
+  }
+  r.output = take_output();
+  std::string sticky = rt.sticky_error();
+  if (!sticky.empty()) {
+    r.ok = false;
+    r.error = "kernel launch failed: " + sticky;
+  } else if (rc != 0) {
+    r.ok = false;
+    r.error = "'" + m.entry + "' returned " + std::to_string(rc);
+  }
+  return r;
+}
+
+LaunchResult CpuDevice::launch(uint64_t module, const std::vector<KernelArg>& args, const LaunchConfig& config) {
+  std::string e;
+  Module* m = find_module(module, &e);
+  if (m == nullptr) return failed(e);
+  return launch_once(*m, args, config);
+}
+
+LaunchResult CpuDevice::call(uint64_t module, const LauncherArgs& args) {
+  std::string e;
+  Module* m = find_module(module, &e);
+  if (m == nullptr) return failed(e);
+  return call_once(*m, args);
+}
+
+void CpuDevice::flush_caches() {
+  size_t bytes = 2 * last_level_cache_bytes();
+  if (flush_buffer_.size() != bytes) flush_buffer_.assign(bytes, 0);
+  for (size_t i = 0; i < bytes; i += 64) flush_buffer_[i] = char(flush_buffer_[i] + 1);
+}
+
+TimedResult CpuDevice::timed_launch(uint64_t module, const std::vector<KernelArg>& args, const LaunchConfig& config,
+                                    bool flush, int repeat) {
+  TimedResult t;
+  std::string e;
+  Module* m = find_module(module, &e);
+  if (m == nullptr) {
+    t.status = failed(e);
+    return t;
+  }
+  if (flush) flush_caches();
+  repeat = std::max(repeat, 1);
+  auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < repeat && t.status.ok; ++i) t.status = launch_once(*m, args, config);
+  t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / repeat;
+  return t;
+}
+
+TimedResult CpuDevice::timed_call(uint64_t module, const LauncherArgs& args, bool flush, int repeat) {
+  TimedResult t;
+  std::string e;
+  Module* m = find_module(module, &e);
+  if (m == nullptr) {
+    t.status = failed(e);
+    return t;
+  }
+  if (flush) flush_caches();
+  repeat = std::max(repeat, 1);
+  auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < repeat && t.status.ok; ++i) t.status = call_once(*m, args);
+  t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / repeat;
+  return t;
+}
+
+}  // namespace kta::engine::cpu

@@ -1,0 +1,63 @@
+// The cpu device: runs HIP kernels on the host. Buffers are host memory; compile() turns a HIP
+// source into a shared object with the host compiler and kta's HIP device model (cached on disk
+// by content hash) and loads it; launches run on the prebuilt cpu runtime's block scheduler.
+// Runs candidate code in the calling process: the engine reaches it through a worker process
+// (engine/worker), never directly.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "engine/device/cpu/kernel_signature.h"
+#include "engine/device/device.h"
+
+namespace kta::engine::cpu {
+
+class CpuDevice : public Device {
+ public:
+  explicit CpuDevice(const DeviceOptions& options = {});
+  ~CpuDevice() override;
+
+  DeviceInfo info() const override;
+  Buffer alloc(size_t bytes) override;
+  void free(Buffer b) override;
+  void upload(Buffer dst, const void* src, size_t bytes) override;
+  void download(void* dst, Buffer src, size_t bytes) override;
+  void fill(Buffer dst, uint8_t byte) override;
+  CompileResult compile(const CompileRequest& request) override;
+  LaunchResult launch(uint64_t module, const std::vector<KernelArg>& args, const LaunchConfig& config) override;
+  LaunchResult call(uint64_t module, const LauncherArgs& args) override;
+  TimedResult timed_launch(uint64_t module, const std::vector<KernelArg>& args, const LaunchConfig& config,
+                           bool flush, int repeat) override;
+  TimedResult timed_call(uint64_t module, const LauncherArgs& args, bool flush, int repeat) override;
+  void synchronize() override {}
+
+  // Memory owned elsewhere (the worker maps the engine's shared memory) used as a buffer.
+  Buffer adopt(uint64_t id, void* data, size_t bytes);
+  void* data(Buffer b) const;
+  // True when AddressSanitizer is loaded into this process (sanitize compiles need it).
+  static bool sanitizer_loaded();
+
+ private:
+  struct Module;
+  struct Memory {
+    void* data = nullptr;
+    size_t bytes = 0;
+    bool owned = false;
+  };
+  Module* find_module(uint64_t id, std::string* error);
+  const Memory* find_memory(Buffer b, std::string* error) const;
+  LaunchResult launch_once(Module& m, const std::vector<KernelArg>& args, const LaunchConfig& config);
+  LaunchResult call_once(Module& m, const LauncherArgs& args);
+  void flush_caches();
+
+  DeviceOptions options_;
+  std::map<uint64_t, Memory> memory_;
+  std::map<uint64_t, std::unique_ptr<Module>> modules_;
+  uint64_t next_buffer_ = 1, next_module_ = 1;
+  std::vector<char> flush_buffer_;
+};
+
+}  // namespace kta::engine::cpu

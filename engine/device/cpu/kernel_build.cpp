@@ -1,0 +1,264 @@
+#include "engine/device/cpu/kernel_build.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <random>
+#include <sstream>
+
+#include "engine/device/cpu/hip_rewrite.h"
+#include "engine/device/cpu/subprocess.h"
+#include "engine/runtime/kta/cpu_runtime.h"
+
+#ifndef KTA_CPU_RUNTIME_LIB
+#define KTA_CPU_RUNTIME_LIB "libkta_cpu_runtime.so"
+#endif
+#ifndef KTA_CPU_RUNTIME_INCLUDE
+#define KTA_CPU_RUNTIME_INCLUDE "engine/runtime"
+#endif
+#ifndef KTA_HOST_CXX
+#define KTA_HOST_CXX "c++"
+#endif
+
+namespace fs = std::filesystem;
+
+namespace kta::engine::cpu {
+namespace {
+
+bool read_file(const fs::path& p, std::string* out) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream s;
+  s << in.rdbuf();
+  *out = s.str();
+  return true;
+}
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != 0 ? std::string(v) : fallback;
+}
+
+// Everything that identifies the compiler and the machine code it emits for -march=native.
+const std::string& toolchain_identity(const std::string& cxx) {
+  static std::mutex mu;
+  static std::map<std::string, std::string> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = cache.find(cxx);
+  if (it != cache.end()) return it->second;
+  std::string id = run_process({cxx, "--version"}, 30).output;
+  std::string cpuinfo;
+  read_file("/proc/cpuinfo", &cpuinfo);
+  size_t model = cpuinfo.find("model name"), flags = cpuinfo.find("\nflags");
+  if (model != std::string::npos) id += cpuinfo.substr(model, cpuinfo.find('\n', model) - model);
+  if (flags != std::string::npos) id += cpuinfo.substr(flags, cpuinfo.find('\n', flags + 1) - flags);
+  return cache.emplace(cxx, id).first->second;
+}
+
+// The device model's headers and the runtime ABI: a change invalidates every cached object.
+const std::string& model_identity() {
+  static std::once_flag once;
+  static std::string id;
+  std::call_once(once, [] {
+    id = "abi " + std::to_string(KTA_CPU_RUNTIME_ABI) + " " + runtime_library_path() + "\n";
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (auto& e : fs::recursive_directory_iterator(runtime_include_dir(), ec)) {
+      if (e.is_regular_file() && e.path().extension() == ".h") files.push_back(e.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const fs::path& f : files) {
+      std::string text;
+      read_file(f, &text);
+      id += f.filename().string() + "\n" + text;
+    }
+  });
+  return id;
+}
+
+// Contents of the quoted includes next to the source (two levels), and whether they synchronize.
+void scan_includes(const fs::path& dir, const std::vector<std::string>& includes, int depth, std::string* key,
+                   bool* synchronizes) {
+  if (depth > 2) return;
+  for (const std::string& inc : includes) {
+    std::string text;
+    if (!read_file(dir / inc, &text)) continue;
+    RewriteResult r = rewrite_hip_source(text);
+    *key += "include " + inc + "\n" + text;
+    *synchronizes = *synchronizes || r.synchronizes;
+    scan_includes((dir / inc).parent_path(), r.quoted_includes, depth + 1, key, synchronizes);
+  }
+}
+
+std::string first_error_line(const std::string& log) {
+  std::istringstream in(log);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.find("error:") != std::string::npos || line.find("fatal error") != std::string::npos) return line;
+  }
+  return {};
+}
+
+std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  if (from.empty()) return s;
+  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+  return s;
+}
+
+constexpr const char* kTrampolineName = "<kta trampoline>";
+
+std::string trampoline(const CompileRequest& r) {
+  if (r.launcher) {
+    return "extern \"C\" KTA_RT_API int kta_entry_call(const kta_call* call) { return " + r.entry + "(call); }\n";
+  }
+  return "extern \"C\" KTA_RT_API const char* kta_entry_signature() { return ::kta_rt::Entry<&" + r.entry +
+         ">::signature(); }\n"
+         "extern \"C\" KTA_RT_API int kta_entry_launch(void* const* args, dim3 grid, dim3 block, size_t shared) {\n"
+         "  return ::kta_rt::Entry<&" + r.entry + ">::launch(args, grid, block, shared);\n}\n";
+}
+
+}  // namespace
+
+std::string content_hash(const std::string& data) {
+  uint64_t a = 1469598103934665603ull, b = 0x84222325cbf29ce4ull;
+  for (unsigned char c : data) {
+    a = (a ^ c) * 1099511628211ull;
+    b = (b ^ c) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
+    b ^= b >> 29;
+  }
+  char out[33];
+  std::snprintf(out, sizeof(out), "%016llx%016llx", static_cast<unsigned long long>(a),
+                static_cast<unsigned long long>(b));
+  return out;
+}
+
+std::string runtime_library_path() { return env_or("KTA_CPU_RUNTIME_LIB", KTA_CPU_RUNTIME_LIB); }
+std::string runtime_include_dir() { return env_or("KTA_CPU_RUNTIME_INCLUDE", KTA_CPU_RUNTIME_INCLUDE); }
+std::string host_compiler(const DeviceOptions& o) {
+  return !o.compiler.empty() ? o.compiler : env_or("KTA_CXX", KTA_HOST_CXX);
+}
+
+fs::path cache_directory(const DeviceOptions& o) {
+  if (!o.cache_dir.empty()) return o.cache_dir;
+  if (const char* d = std::getenv("KTA_CACHE_DIR"); d != nullptr && *d != 0) return d;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x != 0) return fs::path(x) / "kta";
+  if (const char* h = std::getenv("HOME"); h != nullptr && *h != 0) return fs::path(h) / ".cache" / "kta";
+  return fs::temp_directory_path() / "kta-cache";
+}
+
+BuildResult build_module(const CompileRequest& req, const DeviceOptions& opts) {
+  BuildResult out;
+  std::string source;
+  if (!read_file(req.source, &source)) {
+    out.error = "cannot read source '" + req.source.string() + "'";
+    return out;
+  }
+  const std::string name = req.source.filename().string();
+  if (req.entry.empty()) {
+    out.error = "no entry named";
+    return out;
+  }
+  std::string entry_base = req.entry.substr(0, req.entry.find('<'));
+  if (!mentions_identifier(source, entry_base)) {
+    out.error = "entry '" + req.entry + "' not found in " + name;
+    return out;
+  }
+  RewriteResult rw = rewrite_hip_source(source);
+  if (!rw.errors.empty()) {
+    for (const std::string& e : rw.errors) out.log += name + ":" + e + "\n";
+    out.error = "compile error: " + name + ":" + rw.errors.front();
+    return out;
+  }
+  out.synchronizes = rw.synchronizes;
+  std::string key_text = source;
+  scan_includes(req.source.parent_path(), rw.quoted_includes, 0, &key_text, &out.synchronizes);
+  if (!req.launcher) out.parameter_names = kernel_parameter_names(source, entry_base);
+
+  const int warp = req.options.warp_size != 0 ? req.options.warp_size : opts.warp_size;
+  if (warp != 32 && warp != 64) {
+    out.error = "unsupported warp size " + std::to_string(warp) + " (32 or 64)";
+    return out;
+  }
+  const std::string cxx = host_compiler(opts);
+  const std::string inc = runtime_include_dir();
+  std::vector<std::string> flags = {"-std=c++20", "-fPIC", "-shared", "-x", "c++", "-fno-math-errno"};
+  if (req.options.sanitize) {
+    for (const char* f : {"-O1", "-g", "-fsanitize=address", "-fno-omit-frame-pointer"}) flags.push_back(f);
+  } else {
+    for (const char* f : {"-O3", "-march=native"}) flags.push_back(f);
+  }
+  flags.push_back("-DKTA_FIBERS=" + std::string(out.synchronizes ? "1" : "0"));
+  flags.push_back("-DKTA_WARP_SIZE=" + std::to_string(warp));
+  for (const std::string& d : req.options.defines) flags.push_back("-D" + d);
+  for (const std::string& f : req.options.extra_flags) flags.push_back(f);
+
+  std::string tu = "#line 1 \"" + name + "\"\n" + rw.text + "\n#line 1 \"" + kTrampolineName + "\"\n" + trampoline(req);
+  std::string key = tu + "\n" + key_text + "\n" + cxx + "\n" + toolchain_identity(cxx) + "\n" + model_identity();
+  for (const std::string& f : flags) key += f + "\n";
+  const fs::path dir = cache_directory(opts) / "cpu";
+  const std::string digest = content_hash(key);
+  out.library = dir / (digest + ".so");
+  std::error_code ec;
+  if (fs::exists(out.library, ec)) {
+    out.ok = true;
+    out.cache_hit = true;
+    return out;
+  }
+  fs::create_directories(dir, ec);
+  if (ec) {
+    out.error = "cannot create cache directory '" + dir.string() + "': " + ec.message();
+    return out;
+  }
+  std::random_device rd;
+  const std::string tmp = "tmp-" + std::to_string(getpid()) + "-" + std::to_string(rd());
+  const fs::path tu_path = dir / (tmp + "-" + name + ".cpp"), so_path = dir / (tmp + ".so");
+  {
+    std::ofstream f(tu_path, std::ios::binary);
+    f << tu;
+    if (!f) {
+      out.error = "cannot write '" + tu_path.string() + "'";
+      return out;
+    }
+  }
+  std::vector<std::string> argv = {cxx};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  const std::string src_dir = req.source.parent_path().empty() ? std::string(".") : req.source.parent_path().string();
+  const std::vector<std::string> tail = {"-I" + inc, "-iquote", src_dir, "-include", "hip/hip_runtime.h",
+                                         tu_path.string(), "-o", so_path.string(), runtime_library_path(),
+                                         "-Wl,-rpath," + fs::path(runtime_library_path()).parent_path().string()};
+  argv.insert(argv.end(), tail.begin(), tail.end());
+  ProcessResult pr = run_process(argv, opts.compile_timeout_s);
+  fs::remove(tu_path, ec);
+  out.log = replace_all(pr.output, tu_path.string(), name);
+  out.log = replace_all(out.log, req.source.parent_path().string() + "/", "");
+  if (pr.timed_out || pr.exit_code != 0) {
+    fs::remove(so_path, ec);
+    if (pr.timed_out) {
+      out.error = "compile timeout after " + std::to_string(int(opts.compile_timeout_s)) + " s";
+    } else if (out.log.find(kTrampolineName) != std::string::npos &&
+               first_error_line(out.log).find(kTrampolineName) != std::string::npos) {
+      out.error = req.launcher ? "entry '" + req.entry + "' must be declared extern \"C\" int " + req.entry +
+                                     "(const kta_call*)"
+                               : "entry '" + req.entry + "' is not a single __global__ function (overloaded, a "
+                                 "template without arguments, or not a function)";
+    } else {
+      std::string first = first_error_line(out.log);
+      out.error = "compile error" + (first.empty() ? std::string() : ": " + first);
+    }
+    return out;
+  }
+  fs::rename(so_path, out.library, ec);
+  if (ec) {
+    out.error = "cannot store '" + out.library.string() + "': " + ec.message();
+    return out;
+  }
+  out.ok = true;
+  return out;
+}
+
+}  // namespace kta::engine::cpu

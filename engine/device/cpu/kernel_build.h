@@ -1,0 +1,34 @@
+// Building a HIP source into a loadable shared object for the cpu device: rewrite the source,
+// append the generated trampoline, hash everything that affects the result, and compile with
+// the host compiler unless the disk cache already holds the object.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "engine/device/device.h"
+
+namespace kta::engine::cpu {
+
+struct BuildResult {
+  bool ok = false;
+  std::string error;  // named reason when !ok
+  std::string log;    // compiler output, paths relative to the source's folder
+  std::filesystem::path library;
+  bool cache_hit = false;
+  bool synchronizes = false;
+  std::vector<std::string> parameter_names;  // kernel mode, from the source
+};
+
+BuildResult build_module(const CompileRequest& request, const DeviceOptions& options);
+
+std::filesystem::path cache_directory(const DeviceOptions& options);
+std::string runtime_library_path();
+std::string runtime_include_dir();
+std::string host_compiler(const DeviceOptions& options);
+
+// Hex digest (128 bits) of `data`; not cryptographic, for cache keys.
+std::string content_hash(const std::string& data);
+
+}  // namespace kta::engine::cpu

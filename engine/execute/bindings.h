@@ -1,0 +1,78 @@
+// Binding a task to a device at one shape point: tensor shapes and scalar values evaluated from
+// the model, host inputs drawn by the engine, device buffers, kernel arguments and launcher
+// arguments. Everything an implementation receives is built here, from the task alone.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/device/device.h"
+#include "engine/inputs/host_tensor.h"
+#include "lang/model.h"
+
+namespace kta::engine {
+
+// A compiled implementation (reference, baseline or candidate) on a device.
+struct Impl {
+  std::string role;  // "reference" "baseline" "candidate"
+  Device* device = nullptr;
+  uint64_t module = 0;
+  model::Entry entry;
+};
+
+// The seed-independent facts of one shape point. Throws lang::EvalError or
+// std::invalid_argument on an expression that cannot be evaluated there.
+struct PointSpec {
+  model::ShapePoint point;
+  std::vector<std::vector<int64_t>> shapes;  // per task tensor, in declaration order
+  std::vector<model::Value> params;          // per task param, in declaration order
+};
+PointSpec make_point_spec(const model::Task& task, const model::ShapePoint& point);
+
+// Host data per task tensor: inputs and inouts drawn from their distributions, outputs empty.
+using HostSet = std::vector<HostTensor>;
+HostSet make_inputs(const model::Task& task, const PointSpec& spec, uint64_t seed);
+
+bool is_output(const model::Tensor& t);  // output or inout
+bool is_input(const model::Tensor& t);   // input or inout
+
+// The task's tensors on one device: allocated on construction, freed on destruction.
+class DeviceSet {
+ public:
+  DeviceSet(Device& device, const model::Task& task, const PointSpec& spec);
+  ~DeviceSet();
+  DeviceSet(const DeviceSet&) = delete;
+  DeviceSet& operator=(const DeviceSet&) = delete;
+
+  // Fresh inputs (and inouts) before a launch.
+  void upload_inputs(const HostSet& host);
+  // Output poison before a launch; alternates patterns by `launch_index`.
+  void poison_outputs(uint64_t launch_index);
+  // Outputs and inouts (others left empty) / inputs (others left empty).
+  HostSet download_outputs();
+  HostSet download_inputs();
+
+  LaunchResult launch(const Impl& impl) const;
+  TimedResult timed(const Impl& impl, bool flush) const;
+
+ private:
+  std::vector<KernelArg> kernel_args(const model::Entry& entry) const;
+  LauncherArgs launcher_args() const;
+  LaunchConfig launch_config(const model::Entry& entry) const;
+  HostSet download(bool outputs);
+
+  Device& device_;
+  const model::Task& task_;
+  const PointSpec& spec_;
+  std::vector<Buffer> buffers_;
+  std::vector<HostTensor> poison_cache_[2];
+};
+
+// The C type a kernel parameter has for a tensor of this dtype ("float", "__half", ...).
+const char* pointee_type(model::DType dtype);
+
+// The kernel signature the task declares for an entry (for CompileRequest::signature).
+std::vector<KernelArg> declared_signature(const model::Task& task, const model::Entry& entry);
+
+}  // namespace kta::engine

@@ -1,0 +1,50 @@
+// Plan execution: every job's steps in order, jobs in parallel (--jobs), each finished step
+// recorded in the results store in its own transaction, finished steps recognized by key and
+// not run again (--resume). A failed gate or skipped step is an outcome with a reason; the run
+// always goes on to the next step and the next job.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/device/device.h"
+#include "engine/plan/plan.h"
+#include "engine/report/progress.h"
+#include "engine/results/store.h"
+#include "engine/score/score.h"
+
+namespace kta::engine {
+
+// Makes a device for one role of one job: "trusted" (reference and baseline) or "candidate".
+// The candidate never shares a process with the reference, so reference outputs never reach it.
+using DeviceFactory = std::function<std::unique_ptr<Device>(const std::string& role)>;
+
+// What the audit hook reports for one candidate.
+struct AuditReport {
+  bool ran = false;
+  int findings = 0;
+  bool gate_failed = false;   // the task's `audit_fail_on` level was reached
+  std::string summary;        // one line, e.g. "2 warnings (kta-shape-literal)"
+  nlohmann::json details;     // the findings, for the results store
+};
+using AuditHook = std::function<AuditReport(const TaskJob& job,
+                                            const std::vector<std::filesystem::path>& files)>;
+
+struct ExecuteOptions {
+  int jobs = 1;
+  DeviceFactory make_device;
+  AuditHook audit;                      // empty: the audit step records "analyzer not built"
+  std::filesystem::path cache_dir;      // reference-output cache; empty disables it
+  Progress* progress = nullptr;         // null: silent
+};
+
+// Runs the plan; returns one outcome per job in plan order. The store must be open on the
+// plan's output folder.
+std::vector<TaskOutcome> execute(const Plan& plan, ResultStore& store, const ExecuteOptions& options);
+
+}  // namespace kta::engine

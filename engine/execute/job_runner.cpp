@@ -1,0 +1,230 @@
+#include "engine/execute/job_runner.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "engine/measure/bootstrap.h"
+
+namespace kta::engine {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string safe_name(std::string s) {
+  for (char& c : s) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '-' || c == '_' || c == '.';
+    if (!ok) c = '_';
+  }
+  return s;
+}
+
+const char* kind_name(model::TaskKind k) {
+  switch (k) {
+    case model::TaskKind::hip2hip: return "hip2hip";
+    case model::TaskKind::triton2triton: return "triton2triton";
+    case model::TaskKind::torch2hip: return "torch2hip";
+  }
+  return "?";
+}
+
+StepResult skipped(std::string reason) {
+  StepResult r;
+  r.outcome = StepOutcome::skip;
+  r.reason = std::move(reason);
+  return r;
+}
+
+}  // namespace
+
+JobRunner::JobRunner(const Plan& plan, const TaskJob& job, SharedStore& store,
+                     const ExecuteOptions& options)
+    : plan_(plan),
+      job_(job),
+      store_(store),
+      options_(options),
+      cache_(options.cache_dir.empty() ? fs::path() : options.cache_dir / "reference") {
+  workspace_ = plan.output / "work" / safe_name(job.task.name) / safe_name(job.agent_label) /
+               std::to_string(job.repeat);
+  outcome_.task = job.task.name;
+  outcome_.kind = kind_name(job.task.kind);
+  outcome_.agent = job.agent_label;
+  outcome_.repeat = job.repeat;
+}
+
+TaskOutcome JobRunner::run() {
+  for (const auto& s : job_.steps) step(s);
+  if (!job_.task.gates.min_speedup && outcome_.speedup > 0) outcome_.fast_enough = true;
+  if (heldout_candidate_ && heldout_baseline_) {
+    outcome_.quadrant = heldout_quadrant(*heldout_baseline_, *heldout_candidate_);
+  }
+  return outcome_;
+}
+
+void JobRunner::step(const PlanStep& s) {
+  std::string name(step_name(s.kind));
+  StepRecord rec;
+  std::vector<ShapeRecord> shapes;
+  bool done;
+  {
+    std::lock_guard lock(store_.mu);
+    done = store_.store.step_done(s.key, &rec);
+    if (done) shapes = store_.store.shapes(s.key);
+  }
+  if (done) {
+    if (options_.progress) {
+      options_.progress->step_finished(job_.id(), name, outcome_name(rec.outcome), rec.reason,
+                                       rec.wall_seconds, true);
+    }
+    apply(s.kind, rec, shapes);
+    return;
+  }
+  if (options_.progress) options_.progress->step_started(job_.id(), name);
+  auto t0 = std::chrono::steady_clock::now();
+  StepResult r;
+  try {
+    r = run_step(s.kind);
+  } catch (const std::exception& e) {
+    // Internal or device-level failure: an outcome with a reason, and fresh devices after it.
+    r = StepResult{};
+    r.outcome = StepOutcome::error;
+    r.reason = e.what();
+    drop_device(kTrusted);
+    drop_device(kCandidate);
+  }
+  rec = StepRecord{};
+  rec.key = s.key;
+  rec.task = job_.task.name;
+  rec.agent = job_.agent_label;
+  rec.repeat = job_.repeat;
+  rec.step = name;
+  rec.outcome = r.outcome;
+  rec.reason = r.reason;
+  rec.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  rec.payload = r.payload.dump();
+  {
+    std::lock_guard lock(store_.mu);
+    store_.store.record_step(rec, r.shapes);
+  }
+  if (options_.progress) {
+    options_.progress->step_finished(job_.id(), name, outcome_name(rec.outcome), rec.reason,
+                                     rec.wall_seconds, false);
+  }
+  apply(s.kind, rec, r.shapes);
+}
+
+StepResult JobRunner::run_step(StepKind kind) {
+  switch (kind) {
+    case StepKind::prepare:
+      return prepare();
+    case StepKind::baseline_compile:
+      return compile("baseline");
+    case StepKind::candidate_compile:
+      if (!prepared_ok_) return skipped("candidate was not prepared");
+      return compile("candidate");
+    case StepKind::visible_correctness:
+      if (!candidate_ok_) return skipped("candidate did not compile");
+      return correctness(false);
+    case StepKind::visible_performance:
+      if (!visible_correct_) return skipped("candidate is not correct on the visible shapes");
+      if (!baseline_ok_) return skipped("baseline did not compile");
+      return performance(false);
+    case StepKind::audit:
+      if (!prepared_ok_) return skipped("candidate was not prepared");
+      return audit();
+    case StepKind::heldout_correctness:
+      if (!candidate_ok_) return skipped("candidate did not compile");
+      return correctness(true);
+    case StepKind::heldout_performance:
+      if (!heldout_candidate_.value_or(false)) return skipped("candidate is not correct on the held-out shapes");
+      if (!heldout_baseline_.value_or(false)) return skipped("baseline is not correct on the held-out shapes");
+      return performance(true);
+  }
+  return skipped("unknown step");
+}
+
+void JobRunner::apply(StepKind kind, const StepRecord& rec, const std::vector<ShapeRecord>& shapes) {
+  nlohmann::json p = nlohmann::json::parse(rec.payload.empty() ? "{}" : rec.payload, nullptr, false);
+  if (p.is_discarded()) p = nlohmann::json::object();
+  bool ok = rec.outcome == StepOutcome::ok;
+  if ((rec.outcome == StepOutcome::fail || rec.outcome == StepOutcome::error) &&
+      outcome_.failure_reason.empty()) {
+    outcome_.failure_reason = rec.step + ": " + rec.reason;
+  }
+  switch (kind) {
+    case StepKind::prepare:
+      prepared_ok_ = ok;
+      break;
+    case StepKind::baseline_compile:
+      baseline_ok_ = ok;
+      break;
+    case StepKind::candidate_compile:
+      candidate_ok_ = ok;
+      outcome_.compiled = ok;
+      break;
+    case StepKind::visible_correctness:
+      visible_correct_ = ok;
+      outcome_.correct = ok;
+      break;
+    case StepKind::visible_performance:
+      if (p.contains("speedup")) {
+        outcome_.speedup = p.value("speedup", 0.0);
+        outcome_.speedup_lo = p.value("speedup_lo", 0.0);
+        outcome_.speedup_hi = p.value("speedup_hi", 0.0);
+      }
+      outcome_.fast_enough = ok;
+      // Outputs of timed launches that fail the re-check make the candidate incorrect.
+      if (p.value("recheck_failed", false)) outcome_.correct = false;
+      break;
+    case StepKind::audit:
+      outcome_.audit_findings = p.value("findings", 0);
+      break;
+    case StepKind::heldout_correctness:
+      if (p.contains("candidate_correct")) heldout_candidate_ = p["candidate_correct"].get<bool>();
+      if (p.contains("baseline_correct")) heldout_baseline_ = p["baseline_correct"].get<bool>();
+      outcome_.heldout_correct = heldout_candidate_;
+      outcome_.baseline_heldout_correct = heldout_baseline_;
+      break;
+    case StepKind::heldout_performance:
+      if (p.contains("speedup")) outcome_.heldout_speedup = p.value("speedup", 0.0);
+      break;
+  }
+  for (auto s : shapes) {
+    // Exports and reports name held-out points by index only; their values stay in the db.
+    if (s.set == "heldout") {
+      auto it = std::find_if(job_.heldout.begin(), job_.heldout.end(),
+                             [&](const model::ShapePoint& hp) { return hp == s.point; });
+      s.point = {{"heldout", it == job_.heldout.end() ? -1 : it - job_.heldout.begin()}};
+    }
+    outcome_.shapes.push_back(std::move(s));
+  }
+}
+
+Device& JobRunner::device(const std::string& role) {
+  auto& slot = role == kCandidate ? candidate_ : trusted_;
+  if (!slot) {
+    slot = options_.make_device(role);
+    if (!slot) throw std::runtime_error("no device for role " + role);
+  }
+  return *slot;
+}
+
+void JobRunner::drop_device(const std::string& role) {
+  if (role == kCandidate) {
+    candidate_.reset();
+    candidate_impl_.reset();
+  } else {
+    trusted_.reset();
+    reference_.reset();
+    baseline_.reset();
+  }
+}
+
+std::string JobRunner::point_label(const std::vector<model::ShapePoint>& points, size_t i,
+                                   bool heldout) const {
+  if (heldout) return "held-out point " + std::to_string(i + 1) + " of " + std::to_string(points.size());
+  return "[" + format_point(points[i]) + "]";
+}
+
+}  // namespace kta::engine

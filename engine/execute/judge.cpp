@@ -1,0 +1,41 @@
+#include "engine/execute/judge.h"
+
+#include <algorithm>
+
+#include "engine/check/compare.h"
+#include "engine/check/poison.h"
+
+namespace kta::engine {
+
+model::Tolerance tolerance_for(const model::Task& task, const std::string& name) {
+  auto it = task.tolerances.find(name);
+  return it == task.tolerances.end() ? model::Tolerance{} : it->second;
+}
+
+// Compares every output against the reference and every input against its digest.
+CheckResult judge(const model::Task& task, const HostSet& inputs, const HostSet& after_inputs,
+                  const HostSet& got, const HostSet& want, ShapeRecord& rec) {
+  CheckResult r;
+  r.correct = true;
+  for (size_t i = 0; i < task.tensors.size(); ++i) {
+    const auto& t = task.tensors[i];
+    if (is_output(t)) {
+      CompareResult c = compare(got[i], want[i], tolerance_for(task, t.name));
+      rec.max_abs_error = std::max(rec.max_abs_error, c.max_abs_error);
+      rec.max_rel_error = std::max(rec.max_rel_error, c.max_rel_error);
+      rec.mismatches += c.mismatches;
+      if (!c.pass && r.correct) {
+        r.correct = false;
+        rec.first_bad_index = c.first_bad_index;
+        r.reason = t.name + ": " + c.reason;
+      }
+    } else if (content_digest(after_inputs[i]) != content_digest(inputs[i])) {
+      if (r.correct) r.reason = "input '" + t.name + "' was modified by the kernel";
+      r.correct = false;
+    }
+  }
+  return r;
+}
+
+
+}  // namespace kta::engine

@@ -1,0 +1,97 @@
+#include "engine/execute/reference_cache.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <system_error>
+#include <unistd.h>
+
+#include "engine/check/poison.h"
+#include "engine/plan/hash.h"
+#include "engine/plan/plan.h"
+
+namespace kta::engine {
+
+namespace fs = std::filesystem;
+
+namespace {
+constexpr char kMagic[8] = {'k', 't', 'a', 'r', 'e', 'f', '1', '\n'};
+}
+
+std::string ReferenceCache::key(const model::Task& task, const model::ShapePoint& point,
+                                uint64_t seed, const std::string& device_kind) {
+  ContentHasher h;
+  h.field("task-hash", task.content_hash).field("task", task.name);
+  h.field("reference", task.reference.file.filename().string() + ":" + task.reference.symbol);
+  h.field("point", format_point(point)).add(static_cast<int64_t>(seed));
+  h.field("device", device_kind);
+  return h.hex();
+}
+
+std::optional<HostSet> ReferenceCache::load(const std::string& key, const model::Task& task) const {
+  if (dir_.empty()) return std::nullopt;
+  std::ifstream in(dir_ / (key + ".bin"), std::ios::binary);
+  if (!in) return std::nullopt;
+  char magic[8];
+  if (!in.read(magic, 8) || std::string_view(magic, 8) != std::string_view(kMagic, 8)) return std::nullopt;
+  HostSet set(task.tensors.size());
+  for (size_t i = 0; i < task.tensors.size(); ++i) {
+    uint64_t ndim = 0, bytes = 0, digest = 0;
+    int32_t dtype = 0;
+    if (!in.read(reinterpret_cast<char*>(&dtype), sizeof dtype)) return std::nullopt;
+    if (!in.read(reinterpret_cast<char*>(&ndim), sizeof ndim) || ndim > 64) return std::nullopt;
+    set[i].dtype = static_cast<model::DType>(dtype);
+    set[i].shape.resize(ndim);
+    for (auto& d : set[i].shape) {
+      if (!in.read(reinterpret_cast<char*>(&d), sizeof d)) return std::nullopt;
+    }
+    if (!in.read(reinterpret_cast<char*>(&bytes), sizeof bytes)) return std::nullopt;
+    if (!in.read(reinterpret_cast<char*>(&digest), sizeof digest)) return std::nullopt;
+    if (bytes > (uint64_t{1} << 36)) return std::nullopt;
+    set[i].bytes.resize(bytes);
+    if (bytes && !in.read(reinterpret_cast<char*>(set[i].bytes.data()), static_cast<std::streamsize>(bytes))) {
+      return std::nullopt;
+    }
+    if (set[i].dtype != task.tensors[i].dtype) return std::nullopt;
+    if (bytes && digest_bytes(set[i].bytes.data(), bytes) != digest) return std::nullopt;
+  }
+  return set;
+}
+
+void ReferenceCache::store(const std::string& key, const HostSet& outputs) const {
+  if (dir_.empty()) return;
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  // Write then rename: a concurrent reader or a killed writer never sees half a file.
+  fs::path tmp = dir_ / (key + ".tmp." + std::to_string(::getpid()));
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    if (!out) return;
+    out.write(kMagic, 8);
+    for (const auto& t : outputs) {
+      int32_t dtype = static_cast<int32_t>(t.dtype);
+      uint64_t ndim = t.shape.size(), bytes = t.bytes.size();
+      uint64_t digest = bytes ? digest_bytes(t.bytes.data(), bytes) : 0;
+      out.write(reinterpret_cast<const char*>(&dtype), sizeof dtype);
+      out.write(reinterpret_cast<const char*>(&ndim), sizeof ndim);
+      for (auto d : t.shape) out.write(reinterpret_cast<const char*>(&d), sizeof d);
+      out.write(reinterpret_cast<const char*>(&bytes), sizeof bytes);
+      out.write(reinterpret_cast<const char*>(&digest), sizeof digest);
+      out.write(reinterpret_cast<const char*>(t.bytes.data()), static_cast<std::streamsize>(bytes));
+    }
+    if (!out) {
+      fs::remove(tmp, ec);
+      return;
+    }
+  }
+  fs::rename(tmp, dir_ / (key + ".bin"), ec);
+  if (ec) fs::remove(tmp, ec);
+}
+
+fs::path default_cache_dir() {
+  if (const char* d = std::getenv("KTA_CACHE_DIR"); d && *d) return fs::path(d);
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "kta";
+  if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".cache" / "kta";
+  return fs::temp_directory_path() / "kta-cache";
+}
+
+}  // namespace kta::engine

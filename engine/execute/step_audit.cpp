@@ -1,0 +1,32 @@
+// Step: the shape-overfit audit of the candidate's files, before the held-out run, so a report
+// can say why a kernel failed to generalize. A hook: the CLI installs the Clang analyzer when
+// it is built; without it the step is recorded as skipped with that reason.
+#include "engine/execute/job_runner.h"
+
+namespace kta::engine {
+
+StepResult JobRunner::audit() {
+  StepResult r;
+  if (!options_.audit) {
+    r.outcome = StepOutcome::skip;
+    r.reason = "audit: analyzer not built";
+    return r;
+  }
+  if (!prepared_) prepared_ = prepare_candidate(job_, workspace_);
+  AuditReport a = options_.audit(job_, prepared_->files);
+  r.payload["findings"] = a.findings;
+  r.payload["summary"] = a.summary;
+  if (!a.details.is_null()) r.payload["details"] = a.details;
+  if (!a.ran) {
+    r.outcome = StepOutcome::error;
+    r.reason = a.summary.empty() ? "audit did not run" : a.summary;
+  } else if (a.gate_failed) {
+    r.outcome = StepOutcome::fail;
+    r.reason = a.summary;
+  } else {
+    r.reason = a.findings > 0 ? a.summary : "";
+  }
+  return r;
+}
+
+}  // namespace kta::engine

@@ -1,0 +1,107 @@
+// Steps: prepare (the agent's candidate into a workspace) and compile (baseline, candidate).
+#include "engine/execute/job_runner.h"
+
+namespace kta::engine {
+
+namespace {
+
+const char* flavor_name(model::Flavor f) {
+  switch (f) {
+    case model::Flavor::hip: return "hip";
+    case model::Flavor::torch: return "torch";
+    case model::Flavor::triton: return "triton";
+  }
+  return "?";
+}
+
+}  // namespace
+
+StepResult JobRunner::prepare() {
+  StepResult r;
+  prepared_ = prepare_candidate(job_, workspace_);
+  if (!prepared_->ok) {
+    r.outcome = StepOutcome::error;
+    r.reason = prepared_->reason;
+    return r;
+  }
+  r.reason = prepared_->reason;  // e.g. "no solution, baseline used" on an ok step
+  nlohmann::json files = nlohmann::json::array();
+  for (const auto& f : job_.candidate) {
+    files.push_back({{"file", f.editable.filename().string()}, {"found", f.found}});
+  }
+  r.payload["files"] = files;
+  r.payload["candidate_hash"] = job_.candidate_hash;
+  return r;
+}
+
+CompileResult JobRunner::compile_on(const std::string& role, const model::Entry& entry) {
+  CompileResult res;
+  if (entry.flavor != model::Flavor::hip) {
+    res.error = std::string("a ") + flavor_name(entry.flavor) +
+                " entry needs the python runner, which this build does not have";
+    return res;
+  }
+  CompileRequest req;
+  req.source = entry.file;
+  req.entry = entry.symbol;
+  req.launcher = entry.mode == model::EntryMode::launcher;
+  if (!req.launcher) req.signature = declared_signature(job_.task, entry);
+  // Headers next to the task's sources resolve from a workspace copy too.
+  req.options.extra_flags.push_back("-I" + job_.task.dir.string());
+  return device(role == "candidate" ? kCandidate : kTrusted).compile(req);
+}
+
+StepResult JobRunner::compile(const std::string& role) {
+  StepResult r;
+  std::string error;
+  const Impl* done = impl(role, &error);
+  if (!done) {
+    r.outcome = StepOutcome::fail;
+    r.reason = error;
+    std::string log = compile_log_;
+    if (log.size() > 20000) log = log.substr(0, 20000) + "\n... (log truncated)";
+    r.payload["log"] = log;
+  }
+  return r;
+}
+
+// Compiles on first use; a resumed run recompiles silently (the device's compile cache makes it
+// cheap) without recording the compile step again.
+const Impl* JobRunner::impl(const std::string& role, std::string* error) {
+  std::optional<Impl>& slot =
+      role == "candidate" ? candidate_impl_ : role == "baseline" ? baseline_ : reference_;
+  if (slot) return &*slot;
+  model::Entry entry = role == "baseline" ? job_.task.baseline : job_.task.reference;
+  if (role == "candidate") {
+    if (!prepared_) prepared_ = prepare_candidate(job_, workspace_);
+    if (!prepared_->ok) {
+      *error = prepared_->reason;
+      return nullptr;
+    }
+    entry = prepared_->entry;
+  }
+  CompileResult res = compile_on(role, entry);
+  if (!res.ok) {
+    compile_log_ = res.log;
+    *error = res.error.empty() ? std::string("compile error") : res.error;
+    // The first error line of the log names the problem; the whole log goes to the payload.
+    size_t at = res.log.find("error");
+    if (at != std::string::npos && error->find('\n') == std::string::npos) {
+      size_t b = res.log.rfind('\n', at);
+      b = b == std::string::npos ? 0 : b + 1;
+      std::string line = res.log.substr(b, res.log.find('\n', at) - b);
+      if (line.size() > 300) line = line.substr(0, 300) + "...";
+      if (line.find(*error) == std::string::npos) *error += ": " + line;
+    }
+    return nullptr;
+  }
+  Impl i;
+  i.role = role;
+  i.device = &device(role == "candidate" ? kCandidate : kTrusted);
+  i.module = res.module;
+  i.entry = entry;
+  slot = i;
+  return &*slot;
+}
+
+}  // namespace kta::engine

@@ -1,0 +1,120 @@
+#include "engine/measure/protocol.h"
+
+#include <fmt/format.h>
+
+namespace kta::engine {
+
+Clock steady_clock_seconds() {
+  return [] {
+    using namespace std::chrono;
+    return duration<double>(steady_clock::now().time_since_epoch()).count();
+  };
+}
+
+bool noise_satisfied(const Stats& s, double max_noise, TimerResolution resolution) {
+  if (s.n < 2) return false;
+  if (s.noise <= max_noise) return true;
+  // Quantized by the timer: spread within one tick cannot shrink with more samples.
+  return resolution.tick_seconds > 0 && s.stdev <= resolution.tick_seconds;
+}
+
+namespace {
+
+// A growing series of samples of one implementation.
+struct Series {
+  const char* name;
+  const std::function<Sample()>& take;
+  std::vector<double> seconds;
+  Stats stats() const { return summarize(seconds); }
+};
+
+// Samples once, or returns the error that aborts the measurement.
+std::optional<std::string> sample_into(Series& s, bool keep) {
+  Sample x = s.take();
+  if (!x.ok) return fmt::format("{} sample failed: {}", s.name, x.error);
+  if (!(x.seconds >= 0)) return fmt::format("{} sample returned an invalid time ({})", s.name, x.seconds);
+  if (keep) s.seconds.push_back(x.seconds);
+  return std::nullopt;
+}
+
+// The shared body of both protocols: warm up, then rounds of one sample per series until the
+// stopping rule holds. `series` are sampled in order within each round (A B A B ...).
+StopState measure(std::vector<Series*> series, const model::Timing& timing,
+                  TimerResolution resolution, const Clock& clock) {
+  StopState st;
+  auto fail = [&](std::string why) {
+    st.failed = true;
+    st.stop_reason = std::move(why);
+    return st;
+  };
+  for (int w = 0; w < timing.warmup; ++w)
+    for (Series* s : series)
+      if (auto err = sample_into(*s, false)) return fail("warmup: " + *err);
+
+  int min_samples = std::max(1, timing.min_samples);
+  int max_samples = std::max(min_samples, timing.max_samples);
+  double budget = static_cast<double>(timing.budget_ns) * 1e-9;
+  double start = clock();
+  for (int n = 1;; ++n) {
+    for (Series* s : series)
+      if (auto err = sample_into(*s, true)) return fail(*err);
+    if (n < min_samples) continue;
+
+    bool quiet = true;
+    double worst = 0;
+    for (Series* s : series) {
+      Stats x = s->stats();
+      quiet = quiet && noise_satisfied(x, timing.max_noise, resolution);
+      worst = std::max(worst, x.noise);
+    }
+    if (quiet) {
+      st.stopped_on_noise = true;
+      st.stop_reason = fmt::format("noise {:.2f}% <= {:.2f}% (or within one timer tick) after {} samples",
+                                   worst * 100, timing.max_noise * 100, n);
+      return st;
+    }
+    if (n >= max_samples) {
+      st.hit_max = true;
+      st.stop_reason = fmt::format("max samples {} reached, noise {:.2f}% > {:.2f}%", n,
+                                   worst * 100, timing.max_noise * 100);
+      return st;
+    }
+    if (clock() - start >= budget) {
+      st.hit_budget = true;
+      st.stop_reason = fmt::format("time budget {:.3g} s spent after {} samples, noise {:.2f}% > {:.2f}%",
+                                   budget, n, worst * 100, timing.max_noise * 100);
+      return st;
+    }
+  }
+}
+
+}  // namespace
+
+InterleavedProtocol::InterleavedProtocol(const model::Timing& timing, TimerResolution resolution,
+                                         Clock clock)
+    : timing_(timing), resolution_(resolution), clock_(std::move(clock)) {}
+
+InterleavedProtocol::Outcome InterleavedProtocol::run(const std::function<Sample()>& a,
+                                                      const std::function<Sample()>& b) const {
+  Series base{"baseline", a, {}}, cand{"candidate", b, {}};
+  Outcome out;
+  static_cast<StopState&>(out) = measure({&base, &cand}, timing_, resolution_, clock_);
+  out.a = base.stats();
+  out.b = cand.stats();
+  if (!out.failed && out.b.median > 0) out.speedup = out.a.median / out.b.median;
+  return out;
+}
+
+SingleProtocol::SingleProtocol(const model::Timing& timing, TimerResolution resolution,
+                               Clock clock)
+    : timing_(timing), resolution_(resolution), clock_(std::move(clock)) {}
+
+SingleProtocol::Outcome SingleProtocol::run(const std::function<Sample()>& sample) const {
+  Series only{"sample", sample, {}};
+  Outcome out;
+  static_cast<StopState&>(out) = measure({&only}, timing_, resolution_, clock_);
+  out.stats = only.stats();
+  return out;
+}
+
+}  // namespace kta::engine

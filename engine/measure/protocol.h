@@ -1,0 +1,83 @@
+// The measurement protocol: warm up, sample A B A B ..., stop on noise, budget or count,
+// summarize. The device does the timing (flush + events or steady clock); the protocol only
+// decides how many samples to take and in what order.
+//
+// Noise floor: a sample quantized by the timer (a 3.8 µs kernel under a 0.5 µs-ish event timer)
+// can never reach 0.5% relative noise, however long it runs. When a series' stdev is at most one
+// timer tick, the protocol treats its noise as satisfied: more samples cannot improve it.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "engine/measure/stats.h"
+#include "lang/model.h"
+
+namespace kta::engine {
+
+// One timed sample as a device reports it. A failed sample aborts the measurement.
+struct Sample {
+  bool ok = true;
+  double seconds = 0;
+  std::string error;
+};
+
+// Granularity of the timer behind the samples; 0 = continuous (no noise floor).
+struct TimerResolution {
+  double tick_seconds = 0;
+};
+
+// Wall clock the budget is charged against; injectable so tests script time.
+using Clock = std::function<double()>;  // seconds, monotonic
+Clock steady_clock_seconds();
+
+// Why a measurement stopped (for reports and logs).
+struct StopState {
+  bool stopped_on_noise = false;
+  bool hit_budget = false;
+  bool hit_max = false;
+  bool failed = false;
+  std::string stop_reason;  // "noise 0.31% <= 0.50% after 12 samples", "budget 2.0 s ...", error
+};
+
+// Baseline (A) and candidate (B) interleaved in one run.
+class InterleavedProtocol {
+ public:
+  struct Outcome : StopState {
+    Stats a, b;
+    double speedup = 0;  // median(a) / median(b); 0 when failed
+  };
+
+  InterleavedProtocol(const model::Timing& timing, TimerResolution resolution,
+                      Clock clock = steady_clock_seconds());
+  Outcome run(const std::function<Sample()>& a, const std::function<Sample()>& b) const;
+
+ private:
+  model::Timing timing_;
+  TimerResolution resolution_;
+  Clock clock_;
+};
+
+// One implementation timed on its own (same rules, one series).
+class SingleProtocol {
+ public:
+  struct Outcome : StopState {
+    Stats stats;
+  };
+
+  SingleProtocol(const model::Timing& timing, TimerResolution resolution,
+                 Clock clock = steady_clock_seconds());
+  Outcome run(const std::function<Sample()>& sample) const;
+
+ private:
+  model::Timing timing_;
+  TimerResolution resolution_;
+  Clock clock_;
+};
+
+// The stopping rule's noise test for one series, floor included.
+bool noise_satisfied(const Stats& s, double max_noise, TimerResolution resolution);
+
+}  // namespace kta::engine

@@ -1,0 +1,34 @@
+// Exports of a finished run: results.json (machine-readable), results.csv (one row per task),
+// summary.md (for humans), and the fixed-width terminal table.
+#pragma once
+
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "engine/results/records.h"
+#include "engine/score/score.h"
+
+namespace kta::engine {
+
+// Throws std::runtime_error naming the path when a file cannot be written.
+void write_results_json(const std::filesystem::path& path, const RunInfo& run,
+                        std::span<const TaskOutcome> outcomes, const RunScore& score);
+void write_results_csv(const std::filesystem::path& path, std::span<const TaskOutcome> outcomes);
+void write_summary_md(const std::filesystem::path& path, const RunInfo& run,
+                      std::span<const TaskOutcome> outcomes, const RunScore& score);
+
+// The JSON document write_results_json writes (nlohmann::json text, 2-space indent); `secret`
+// is never included.
+std::string results_json_text(const RunInfo& run, std::span<const TaskOutcome> outcomes,
+                              const RunScore& score);
+
+// A fixed-width, left/right-aligned text table: numeric-looking cells align right.
+std::string format_table(const std::vector<std::string>& header,
+                         const std::vector<std::vector<std::string>>& rows);
+
+// The terminal summary: one row per task then the run-level figures.
+std::string format_summary(std::span<const TaskOutcome> outcomes, const RunScore& score);
+
+}  // namespace kta::engine

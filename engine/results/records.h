@@ -1,0 +1,68 @@
+// The plain records the results store keeps and the exporters write: one run, its steps, and
+// per-shape results of the correctness and performance steps.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/measure/stats.h"
+#include "lang/model.h"
+
+namespace kta::engine {
+
+// Identity of a run. `secret` derives generated held-out points; it lives only in the run's
+// database, which sits in the run folder outside any agent workspace.
+struct RunInfo {
+  std::string plan_hash;
+  std::string plan_name;
+  std::string device;
+  std::string kta_version;
+  std::string started;  // ISO 8601 UTC
+  std::string secret;
+};
+
+enum class StepOutcome { ok, fail, skip, error };
+const char* outcome_name(StepOutcome o);                 // "ok" "fail" "skip" "error"
+std::optional<StepOutcome> parse_outcome(const std::string& s);
+
+// One finished step of the plan. `key` is the content hash of everything the step depends on,
+// so a resumed run recognizes it.
+struct StepRecord {
+  std::string key;
+  std::string task;
+  std::string agent;
+  int repeat = 0;
+  std::string step;      // "prepare" "compile-baseline" "compile-candidate" "correctness" ...
+  StepOutcome outcome = StepOutcome::ok;
+  std::string reason;    // why it failed or was skipped; empty when ok
+  double wall_seconds = 0;
+  std::string payload;   // JSON text, step-specific details
+  std::string finished;  // ISO 8601 UTC; filled by the store when empty
+};
+
+// The result at one shape point of a correctness or performance step.
+struct ShapeRecord {
+  std::string set = "visible";  // "visible" | "heldout"
+  model::ShapePoint point;
+  std::optional<uint64_t> seed;  // correctness: the input seed; performance: unset
+  // correctness (unset fields when the step only timed)
+  std::optional<bool> correct;
+  double max_abs_error = 0;
+  double max_rel_error = 0;
+  uint64_t mismatches = 0;
+  int64_t first_bad_index = -1;
+  std::string reason;  // failure reason, empty on pass
+  // performance
+  std::optional<Stats> baseline;
+  std::optional<Stats> candidate;
+  std::optional<double> speedup;     // median(baseline) / median(candidate)
+  std::optional<double> throughput;  // bytes/s of the candidate when the task annotates bytes
+  std::optional<double> flop_rate;   // flop/s of the candidate when the task annotates flops
+};
+
+// "N=4096,M=8" — the canonical text form of a shape point (stable across runs).
+std::string shape_text(const model::ShapePoint& p);
+
+}  // namespace kta::engine

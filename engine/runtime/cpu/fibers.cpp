@@ -1,0 +1,272 @@
+// Threads of a block as fibers, for kernels that synchronize. The scheduler resumes every ready
+// thread in order until it blocks (at __syncthreads or a warp collective) or exits; then it
+// releases a warp whose live lanes all wait at a collective, or the whole block when every
+// thread waits at the barrier. When nothing can be released the block is deadlocked, and the
+// launch fails with a description instead of hanging.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <boost/context/detail/fcontext.hpp>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "engine/runtime/cpu/runtime_state.h"
+
+// AddressSanitizer's stack-switch annotations, present only when libasan is loaded.
+extern "C" {
+void __sanitizer_start_switch_fiber(void** fake_stack_save, const void* bottom, size_t size)
+    __attribute__((weak));
+void __sanitizer_finish_switch_fiber(void* fake_stack_save, const void** bottom_old,
+                                     size_t* size_old) __attribute__((weak));
+}
+
+namespace kta_rt {
+namespace {
+
+namespace ctx = boost::context::detail;
+
+enum class FiberState : uint8_t { ready, wait_block, wait_warp, done };
+
+struct Fiber {
+  ctx::fcontext_t context = nullptr;
+  FiberState state = FiberState::ready;
+  uint32_t exchanges = 0;  // warp exchanges done; picks the exchange buffer
+  Index3 tid{};
+};
+
+class Scheduler {
+ public:
+  ~Scheduler() {
+    if (stacks_ != nullptr) munmap(stacks_, capacity_ * stack_bytes_);
+  }
+
+  void run_block(void (*fn)(void*), void* closure);
+  void yield(FiberState state);
+  uint64_t exchange(uint64_t value, uint32_t src_lane);
+  uint64_t ballot(int predicate);
+
+  static void entry(ctx::transfer_t t);
+
+ private:
+  void reserve(uint32_t threads);
+  char* stack_bottom(uint32_t i) const { return stacks_ + size_t(i) * stack_bytes_; }
+  bool release();
+  std::string deadlock_report() const;
+
+  char* stacks_ = nullptr;
+  size_t stack_bytes_ = 0;
+  uint32_t capacity_ = 0;
+  std::vector<Fiber> fibers_;
+  std::vector<uint64_t> slots_[2];
+  uint32_t count_ = 0;
+  uint32_t current_ = 0;
+  ctx::fcontext_t main_ = nullptr;
+  void (*fn_)(void*) = nullptr;
+  void* closure_ = nullptr;
+  std::string error_;
+  bool failed_ = false;
+  // AddressSanitizer bookkeeping of the scheduler's own stack.
+  const void* main_bottom_ = nullptr;
+  size_t main_size_ = 0;
+};
+
+thread_local Scheduler* t_scheduler = nullptr;
+
+void Scheduler::reserve(uint32_t threads) {
+  size_t want = config().fiber_stack_bytes;
+  if (threads <= capacity_ && want == stack_bytes_) return;
+  if (stacks_ != nullptr) munmap(stacks_, capacity_ * stack_bytes_);
+  long page = sysconf(_SC_PAGESIZE);
+  stack_bytes_ = (want + size_t(page) - 1) / size_t(page) * size_t(page);
+  capacity_ = std::max<uint32_t>(threads, 64);
+  void* p = mmap(nullptr, capacity_ * stack_bytes_, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) {
+    stacks_ = nullptr;
+    capacity_ = 0;
+    throw DeviceFault("out of memory: cannot map fiber stacks for " + std::to_string(threads) + " threads");
+  }
+  stacks_ = static_cast<char*>(p);
+  // A guard page under every stack turns a stack overflow into a fault, not silent corruption.
+  for (uint32_t i = 0; i < capacity_; ++i) mprotect(stack_bottom(i), size_t(page), PROT_NONE);
+}
+
+void Scheduler::entry(ctx::transfer_t t) {
+  auto* s = static_cast<Scheduler*>(t.data);
+  s->main_ = t.fctx;
+  if (__sanitizer_finish_switch_fiber) __sanitizer_finish_switch_fiber(nullptr, &s->main_bottom_, &s->main_size_);
+  try {
+    s->fn_(s->closure_);
+  } catch (const std::exception& e) {
+    if (!s->failed_) s->error_ = e.what();
+    s->failed_ = true;
+  } catch (...) {
+    if (!s->failed_) s->error_ = "unknown exception";
+    s->failed_ = true;
+  }
+  s->fibers_[s->current_].state = FiberState::done;
+  if (__sanitizer_start_switch_fiber) __sanitizer_start_switch_fiber(nullptr, s->main_bottom_, s->main_size_);
+  ctx::jump_fcontext(s->main_, nullptr);
+}
+
+void Scheduler::yield(FiberState state) {
+  fibers_[current_].state = state;
+  void* fake = nullptr;
+  if (__sanitizer_start_switch_fiber) __sanitizer_start_switch_fiber(&fake, main_bottom_, main_size_);
+  ctx::transfer_t t = ctx::jump_fcontext(main_, nullptr);
+  main_ = t.fctx;
+  if (__sanitizer_finish_switch_fiber) __sanitizer_finish_switch_fiber(fake, &main_bottom_, &main_size_);
+}
+
+uint64_t Scheduler::exchange(uint64_t value, uint32_t src_lane) {
+  Fiber& f = fibers_[current_];
+  auto& slots = slots_[f.exchanges++ & 1];
+  slots[current_] = value;
+  yield(FiberState::wait_warp);
+  uint32_t ws = config().warp_size;
+  uint32_t src = current_ - current_ % ws + src_lane;
+  return src < count_ ? slots[src] : value;
+}
+
+uint64_t Scheduler::ballot(int predicate) {
+  Fiber& f = fibers_[current_];
+  auto& slots = slots_[f.exchanges++ & 1];
+  slots[current_] = predicate != 0;
+  yield(FiberState::wait_warp);
+  uint32_t ws = config().warp_size;
+  uint32_t base = current_ - current_ % ws;
+  uint64_t mask = 0;
+  for (uint32_t l = 0; l < ws && base + l < count_; ++l) {
+    if (fibers_[base + l].state != FiberState::done && slots[base + l] != 0) mask |= 1ull << l;
+  }
+  return mask;
+}
+
+// After a pass: makes waiting threads ready again. False when nothing could be released.
+bool Scheduler::release() {
+  uint32_t ws = config().warp_size;
+  bool released = false;
+  for (uint32_t base = 0; base < count_; base += ws) {
+    uint32_t end = std::min(count_, base + ws), warp_waiting = 0, live = 0;
+    for (uint32_t i = base; i < end; ++i) {
+      if (fibers_[i].state == FiberState::done) continue;
+      ++live;
+      if (fibers_[i].state == FiberState::wait_warp) ++warp_waiting;
+    }
+    if (warp_waiting > 0 && warp_waiting == live) {
+      for (uint32_t i = base; i < end; ++i) {
+        if (fibers_[i].state == FiberState::wait_warp) fibers_[i].state = FiberState::ready;
+      }
+      released = true;
+    }
+  }
+  if (released) return true;
+  for (const Fiber& f : fibers_) {
+    if (f.state != FiberState::wait_block) return false;
+  }
+  for (uint32_t i = 0; i < count_; ++i) fibers_[i].state = FiberState::ready;
+  return true;
+}
+
+std::string Scheduler::deadlock_report() const {
+  uint32_t at_barrier = 0, at_warp = 0, exited = 0;
+  for (uint32_t i = 0; i < count_; ++i) {
+    switch (fibers_[i].state) {
+      case FiberState::wait_block: ++at_barrier; break;
+      case FiberState::wait_warp: ++at_warp; break;
+      case FiberState::done: ++exited; break;
+      default: break;
+    }
+  }
+  std::string r = "barrier deadlock: " + std::to_string(at_barrier) + " of " + std::to_string(count_) +
+                  " threads wait at __syncthreads";
+  if (at_warp > 0) r += ", " + std::to_string(at_warp) + " at a warp collective";
+  if (exited > 0) r += ", " + std::to_string(exited) + " exited without reaching it";
+  return r;
+}
+
+void Scheduler::run_block(void (*fn)(void*), void* closure) {
+  ThreadState& t = tls;
+  const dim3 bd = t.block_dim;
+  count_ = bd.x * bd.y * bd.z;
+  reserve(count_);
+  fibers_.assign(count_, Fiber{});
+  slots_[0].assign(count_, 0);
+  slots_[1].assign(count_, 0);
+  fn_ = fn;
+  closure_ = closure;
+  failed_ = false;
+  error_.clear();
+  uint32_t i = 0;
+  for (uint32_t z = 0; z < bd.z; ++z) {
+    for (uint32_t y = 0; y < bd.y; ++y) {
+      for (uint32_t x = 0; x < bd.x; ++x, ++i) {
+        fibers_[i].tid = Index3{x, y, z};
+        fibers_[i].context = ctx::make_fcontext(stack_bottom(i) + stack_bytes_, stack_bytes_, &Scheduler::entry);
+      }
+    }
+  }
+  t.scheduler = this;
+  uint32_t finished = 0;
+  while (finished < count_) {
+    for (i = 0; i < count_; ++i) {
+      Fiber& f = fibers_[i];
+      if (f.state != FiberState::ready) continue;
+      current_ = i;
+      t.thread_idx = f.tid;
+      t.linear_tid = i;
+      void* fake = nullptr;
+      if (__sanitizer_start_switch_fiber) __sanitizer_start_switch_fiber(&fake, stack_bottom(i), stack_bytes_);
+      ctx::transfer_t r = ctx::jump_fcontext(f.context, this);
+      if (__sanitizer_finish_switch_fiber) __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
+      f.context = r.fctx;
+      if (failed_) break;
+      if (f.state == FiberState::done) ++finished;
+    }
+    if (failed_) break;
+    if (finished == count_) break;
+    if (!release()) {
+      failed_ = true;
+      error_ = deadlock_report();
+    }
+  }
+  t.scheduler = nullptr;
+  // Threads left suspended are abandoned; their stacks are reused by the next block.
+  if (failed_) throw DeviceFault(error_);
+}
+
+Scheduler& current_scheduler(const char* what) {
+  auto* s = static_cast<Scheduler*>(tls.scheduler);
+  if (s == nullptr) {
+    throw DeviceFault(std::string(what) +
+                      " reached in a kernel compiled without barrier support (the cpu device "
+                      "did not see it in the source)");
+  }
+  return *s;
+}
+
+}  // namespace
+}  // namespace kta_rt
+
+using namespace kta_rt;
+
+extern "C" {
+
+void kta_rt_run_fibers(void (*thread_fn)(void*), void* closure) {
+  if (t_scheduler == nullptr) t_scheduler = new Scheduler();  // one per OS thread, kept
+  t_scheduler->run_block(thread_fn, closure);
+}
+
+void kta_rt_syncthreads() { current_scheduler("__syncthreads").yield(FiberState::wait_block); }
+
+void kta_rt_syncwarp() { current_scheduler("__syncwarp").yield(FiberState::wait_warp); }
+
+uint64_t kta_rt_warp_exchange(uint64_t value, uint32_t src_lane) {
+  return current_scheduler("a warp shuffle").exchange(value, src_lane);
+}
+
+uint64_t kta_rt_warp_ballot(int predicate) { return current_scheduler("a warp vote").ballot(predicate); }
+
+}  // extern "C"

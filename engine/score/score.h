@@ -1,0 +1,63 @@
+// Run-level figures from per-task outcomes: correctness rate, fast_p, geomean speedup,
+// held-out retention and transfer, and AgentKernelArena's score for comparability. Failed,
+// crashed and rejected tasks count in every denominator; nothing is silently dropped.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "engine/results/records.h"
+
+namespace kta::engine {
+
+// One task evaluated for one agent and repeat: what the executor concluded.
+struct TaskOutcome {
+  std::string task;
+  std::string kind;   // "hip2hip" ...
+  std::string agent;
+  int repeat = 0;
+  bool compiled = false;     // candidate compiled (and its signature checked)
+  bool correct = false;      // visible correctness gate passed
+  bool fast_enough = false;  // performance gate passed (true when no gate is declared)
+  double speedup = 0;        // geomean over visible shapes (0 when not measured)
+  double speedup_lo = 0, speedup_hi = 0;  // bootstrap CI
+  std::optional<bool> baseline_heldout_correct;
+  std::optional<bool> heldout_correct;
+  std::optional<double> heldout_speedup;
+  std::string quadrant;        // see heldout_quadrant(); empty when held-out was not run
+  std::string failure_reason;  // first failing gate's reason; empty on success
+  double agent_seconds = 0;
+  int agent_exit = 0;
+  int audit_findings = 0;
+  std::vector<ShapeRecord> shapes;  // visible and held-out per-shape results
+};
+
+// "both pass" | "candidate regresses" | "both fail" | "candidate improves".
+std::string heldout_quadrant(bool baseline_correct, bool candidate_correct);
+
+// AgentKernelArena's per-task score: compile fail 0, correctness fail 20, else 120 + 100*speedup.
+double aka_task_score(const TaskOutcome& t);
+
+// Figures over a set of tasks (a run or one kind).
+struct ScoreSummary {
+  int tasks = 0, compiled = 0, correct = 0;
+  double correctness_rate = 0;       // correct / tasks
+  std::map<double, double> fast_p;   // p in {0, 1, 1.5, 2}: share of ALL tasks correct && speedup > p
+  std::optional<double> geomean_speedup;  // over correct tasks only; unset when none
+  int heldout_evaluated = 0;              // correct visible tasks with a held-out verdict
+  std::optional<double> heldout_retention;  // P(correct held-out | correct visible)
+  std::optional<double> speedup_transfer;   // geomean(held-out) / geomean(visible), tasks with both
+  std::map<std::string, int> quadrants;     // quadrant -> count
+  double aka_score = 0;                     // mean of aka_task_score over tasks
+};
+
+struct RunScore : ScoreSummary {
+  std::map<std::string, ScoreSummary> by_kind;
+};
+
+RunScore score(std::span<const TaskOutcome> outcomes);
+
+}  // namespace kta::engine

@@ -1,0 +1,34 @@
+// Loading: parse, import, check and lower a task or plan file to the checked model.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+#include "lang/diagnostics.h"
+#include "lang/model.h"
+
+namespace kta::lang {
+
+struct LoadOptions {
+  // Extra module folders, searched after the importing file's folder and before KTA_PATH.
+  std::vector<std::filesystem::path> search_path;
+  size_t max_grid_points = 10000;
+  // When false, KTA_PATH and KTA_STDLIB are not read from the environment (tests).
+  bool use_environment = true;
+  // The built-in stdlib folder; empty: KTA_STDLIB, else the compiled-in KTA_STDLIB_DIR.
+  std::filesystem::path stdlib_dir;
+};
+
+struct Loaded {
+  std::vector<model::Task> tasks;
+  std::vector<model::Plan> plans;
+};
+
+// Parse, import, check FILE (a task file, a plan file, or a folder holding one .kta file).
+// Plans come with their tasks loaded and checked. nullopt when any error was reported.
+std::optional<Loaded> load_file(const std::filesystem::path&, DiagnosticEngine&,
+                                const LoadOptions& = {});
+
+}  // namespace kta::lang

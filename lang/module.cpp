@@ -1,0 +1,136 @@
+// Module loading and import resolution: importing file's folder, LoadOptions::search_path,
+// KTA_PATH, then the built-in stdlib (KTA_STDLIB or the compiled-in KTA_STDLIB_DIR).
+#include "lang/module.h"
+
+#include <cstdlib>
+
+#include "lang/parse.h"
+
+#ifndef KTA_STDLIB_DIR
+#define KTA_STDLIB_DIR "stdlib"
+#endif
+
+namespace kta::lang {
+
+namespace fs = std::filesystem;
+
+ModuleLoader::ModuleLoader(DiagnosticEngine& diags, const LoadOptions& options)
+    : diags_(diags), options_(options) {}
+
+std::vector<fs::path> ModuleLoader::search_folders() const {
+  std::vector<fs::path> out = options_.search_path;
+  if (options_.use_environment) {
+    if (const char* env = std::getenv("KTA_PATH")) {
+      std::string_view rest = env;
+      while (!rest.empty()) {
+        size_t colon = rest.find(':');
+        std::string_view part = rest.substr(0, colon);
+        if (!part.empty()) out.emplace_back(std::string(part));
+        if (colon == std::string_view::npos) break;
+        rest.remove_prefix(colon + 1);
+      }
+    }
+  }
+  fs::path stdlib = options_.stdlib_dir;
+  if (stdlib.empty() && options_.use_environment) {
+    if (const char* env = std::getenv("KTA_STDLIB"); env && *env) stdlib = env;
+  }
+  if (stdlib.empty()) stdlib = KTA_STDLIB_DIR;
+  out.push_back(stdlib);
+  return out;
+}
+
+std::vector<Module*> ModuleLoader::modules() {
+  std::vector<Module*> out;
+  for (auto& [path, m] : modules_) out.push_back(m.get());
+  return out;
+}
+
+Module* ModuleLoader::load(const fs::path& path, SourceRange requested_at) {
+  std::error_code ec;
+  fs::path abs = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  if (ec) abs = fs::absolute(path).lexically_normal();
+  if (auto it = modules_.find(abs); it != modules_.end()) return it->second->parsed ? it->second.get() : nullptr;
+  auto m = std::make_unique<Module>();
+  Module* raw = m.get();
+  modules_[abs] = std::move(m);
+  raw->path = abs;
+  raw->name = path.string();
+  raw->file = diags_.sources().load(path);
+  if (raw->file == 0) {
+    diags_.report(requested_at, Msg::cannot_read, path.string());
+    return nullptr;
+  }
+  auto parsed = parse_file(raw->file, diags_);
+  if (!parsed) return nullptr;
+  raw->ast = std::move(*parsed);
+  raw->parsed = true;
+  for (const ast::Decl& d : raw->ast.decls) {
+    std::visit(
+        [&](const auto& x) {
+          using T = std::decay_t<decltype(x)>;
+          if constexpr (!std::is_same_v<T, ast::Import>) {
+            auto [it, fresh] = raw->decls.emplace(x.name, &d);
+            if (!fresh) {
+              diags_.report(x.name_where, Msg::duplicate_definition, x.name);
+              diags_.note(ast::range_of(*it->second), Msg::note_previous_definition);
+            }
+          }
+        },
+        d);
+  }
+  loading_.push_back(abs);
+  resolve_imports(*raw);
+  loading_.pop_back();
+  return raw;
+}
+
+void ModuleLoader::resolve_imports(Module& m) {
+  for (const ast::Decl& d : m.ast.decls) {
+    const auto* imp = std::get_if<ast::Import>(&d);
+    if (!imp) continue;
+    std::string rel = imp->module;
+    for (char& c : rel)
+      if (c == '.') c = '/';
+    rel += ".kta";
+    std::vector<fs::path> folders{m.path.parent_path()};
+    for (const fs::path& f : search_folders()) folders.push_back(f);
+    fs::path found;
+    std::error_code ec;
+    for (const fs::path& f : folders) {
+      if (fs::is_regular_file(f / rel, ec)) {
+        found = f / rel;
+        break;
+      }
+    }
+    std::string key = imp->alias.empty() ? imp->module : imp->alias;
+    if (m.imports.count(key)) {
+      diags_.report(imp->module_where, Msg::duplicate_import, key);
+      continue;
+    }
+    if (found.empty()) {
+      diags_.report(imp->module_where, Msg::unknown_module, imp->module, rel);
+      std::string list;
+      for (const fs::path& f : folders) list += (list.empty() ? "" : ", ") + f.string();
+      diags_.note({}, Msg::note_search_path, list);
+      continue;
+    }
+    fs::path abs = fs::weakly_canonical(fs::absolute(found, ec), ec);
+    for (size_t i = 0; i < loading_.size(); ++i) {
+      if (loading_[i] != abs) continue;
+      std::string chain;
+      for (size_t j = i; j < loading_.size(); ++j) chain += loading_[j].filename().string() + " -> ";
+      chain += abs.filename().string();
+      diags_.report(imp->module_where, Msg::import_cycle, chain);
+      abs.clear();
+      break;
+    }
+    if (abs.empty()) continue;
+    Module* target = load(found, imp->module_where);
+    if (!target) continue;
+    if (target->name == found.string()) target->name = imp->module;
+    m.imports[key] = target;
+  }
+}
+
+}  // namespace kta::lang

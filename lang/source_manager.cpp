@@ -1,0 +1,51 @@
+// SourceManager: file texts and the line tables that turn byte offsets into lines and columns.
+#include "lang/source_manager.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace kta::lang {
+
+uint32_t SourceManager::add(std::string name, std::filesystem::path path, std::string text) {
+  SourceFile f{std::move(name), std::move(path), std::move(text), {0}};
+  for (uint32_t i = 0; i < f.text.size(); ++i)
+    if (f.text[i] == '\n') f.line_starts.push_back(i + 1);
+  files_.push_back(std::move(f));
+  return static_cast<uint32_t>(files_.size());
+}
+
+uint32_t SourceManager::load(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::error_code ec;
+  if (!in || std::filesystem::is_directory(path, ec)) return 0;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) return 0;
+  auto abs = std::filesystem::absolute(path, ec).lexically_normal();
+  return add(path.string(), abs, ss.str());
+}
+
+std::pair<uint32_t, uint32_t> SourceManager::line_column(uint32_t id, uint32_t offset) const {
+  const SourceFile& f = file(id);
+  auto it = std::upper_bound(f.line_starts.begin(), f.line_starts.end(), offset);
+  uint32_t line = static_cast<uint32_t>(it - f.line_starts.begin());
+  return {line, offset - f.line_starts[line - 1] + 1};
+}
+
+std::string_view SourceManager::line_text(uint32_t id, uint32_t line) const {
+  const SourceFile& f = file(id);
+  if (line == 0 || line > f.line_starts.size()) return {};
+  uint32_t b = f.line_starts[line - 1];
+  uint32_t e = line < f.line_starts.size() ? f.line_starts[line] - 1 : uint32_t(f.text.size());
+  std::string_view v(f.text.data() + b, e - b);
+  if (!v.empty() && v.back() == '\r') v.remove_suffix(1);
+  return v;
+}
+
+SourceRange SourceManager::range(uint32_t id, uint32_t begin, uint32_t end) const {
+  auto [line, column] = line_column(id, begin);
+  return SourceRange{id, begin, std::max(begin, end), line, column};
+}
+
+}  // namespace kta::lang

@@ -1,0 +1,230 @@
+// The executor's gates, one pass and one fail each, on the fake device.
+#include <cmath>
+#include <limits>
+
+#include "tests/engine/engine_fixture.h"
+
+namespace kta::test {
+namespace {
+
+using engine::StepOutcome;
+
+class ExecutorTest : public EngineFixture {
+ protected:
+  void SetUp() override {
+    EngineFixture::SetUp();
+    auto& k = registry->kernels;
+    k["add_fast"] = {add_kernel, 1e-3};
+    k["add_slow"] = {add_kernel, 6e-3};
+    k["add_wrong"] = {[](const FakeLaunch& l) {
+                        add_kernel(l);
+                        l.ptr<float>(2)[5] += 1.0f;
+                        return std::string();
+                      },
+                      1e-3};
+    k["add_nan"] = {[](const FakeLaunch& l) {
+                      add_kernel(l);
+                      l.ptr<float>(2)[7] = std::numeric_limits<float>::quiet_NaN();
+                      return std::string();
+                    },
+                    1e-3};
+    k["add_mutate"] = {[](const FakeLaunch& l) {
+                         add_kernel(l);
+                         l.ptr<float>(0)[0] = 42.0f;
+                         return std::string();
+                       },
+                       1e-3};
+    // Correct for the 4 correctness launches (2 points x 2 seeds), then writes nothing.
+    k["corrupt_after"] = {[](const FakeLaunch& l) {
+                            if (l.call_index < 4) add_kernel(l);
+                            return std::string();
+                          },
+                          1e-3};
+    k["crash"] = {[](const FakeLaunch&) { return std::string("worker killed by signal 11 (SIGSEGV)"); }, 1e-3};
+    k["hang"] = {[](const FakeLaunch&) { return std::string("timeout after 10 s"); }, 1e-3};
+    // Right only at the visible sizes: the tail beyond a multiple of 64 is never written.
+    k["hardcoded"] = {[](const FakeLaunch& l) {
+                        int64_t n = l.scalar(3);
+                        int64_t m = (n == 64 || n == 100) ? n : n / 64 * 64;
+                        for (int64_t i = 0; i < m; ++i) l.ptr<float>(2)[i] = l.ptr<float>(0)[i] + l.ptr<float>(1)[i];
+                        return std::string();
+                      },
+                      1e-3};
+  }
+
+  const engine::StepRecord* step_of(const std::string& task, const std::string& name) {
+    for (const auto& s : steps) {
+      if (s.task == task && s.step == name) return &s;
+    }
+    return nullptr;
+  }
+};
+
+TEST_F(ExecutorTest, FasterGeneralCandidatePassesEveryGate) {
+  auto out = run(replay_plan({{"t", "add_fast"}}));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_TRUE(out[0].compiled);
+  EXPECT_TRUE(out[0].correct);
+  EXPECT_NEAR(out[0].speedup, 2.0, 0.05);
+  EXPECT_LE(out[0].speedup_lo, out[0].speedup);
+  EXPECT_GE(out[0].speedup_hi, out[0].speedup);
+  EXPECT_EQ(out[0].heldout_correct, std::optional<bool>(true));
+  EXPECT_EQ(out[0].quadrant, "both pass");
+  EXPECT_TRUE(out[0].failure_reason.empty()) << out[0].failure_reason;
+  EXPECT_EQ(steps.size(), 8u);
+}
+
+TEST_F(ExecutorTest, CompileErrorFailsTheCompileGateAndSkipsTheRest) {
+  auto out = run(replay_plan({{"t", "compile-error"}}));
+  EXPECT_FALSE(out[0].compiled);
+  EXPECT_FALSE(out[0].correct);
+  auto* s = step_of("t", "candidate-compile");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->outcome, StepOutcome::fail);
+  EXPECT_NE(s->reason.find("undeclared identifier"), std::string::npos) << s->reason;
+  EXPECT_NE(s->payload.find("undeclared identifier 'oops'"), std::string::npos);
+  EXPECT_EQ(step_of("t", "correctness")->outcome, StepOutcome::skip);
+  EXPECT_EQ(step_of("t", "performance")->outcome, StepOutcome::skip);
+}
+
+TEST_F(ExecutorTest, WrongResultIsNamedWithIndexAndError) {
+  auto out = run(replay_plan({{"t", "add_wrong"}}));
+  EXPECT_TRUE(out[0].compiled);
+  EXPECT_FALSE(out[0].correct);
+  EXPECT_NE(out[0].failure_reason.find("outside tolerance"), std::string::npos) << out[0].failure_reason;
+  EXPECT_NE(out[0].failure_reason.find("[N=64]"), std::string::npos) << out[0].failure_reason;
+  bool found = false;
+  for (const auto& s : out[0].shapes) {
+    if (s.set == "visible" && s.correct == std::optional<bool>(false)) {
+      EXPECT_EQ(s.first_bad_index, 5);
+      EXPECT_NEAR(s.max_abs_error, 1.0, 1e-5);
+      EXPECT_EQ(s.mismatches, 1u);
+      found = true;
+    }
+  }
+  EXPECT_TRUE(found);
+  EXPECT_EQ(step_of("t", "performance")->outcome, StepOutcome::skip);
+}
+
+TEST_F(ExecutorTest, NanIsNeverAWildcard) {
+  auto out = run(replay_plan({{"t", "add_nan"}}));
+  EXPECT_FALSE(out[0].correct);
+  EXPECT_NE(out[0].failure_reason.find("NaN"), std::string::npos) << out[0].failure_reason;
+}
+
+TEST_F(ExecutorTest, InputMutationIsDetected) {
+  auto out = run(replay_plan({{"t", "add_mutate"}}));
+  EXPECT_FALSE(out[0].correct);
+  EXPECT_NE(out[0].failure_reason.find("input 'x' was modified"), std::string::npos)
+      << out[0].failure_reason;
+}
+
+TEST_F(ExecutorTest, CorrectThenCorruptIsCaughtByTheTimedRecheck) {
+  auto out = run(replay_plan({{"t", "corrupt_after"}}));
+  EXPECT_EQ(step_of("t", "correctness")->outcome, StepOutcome::ok);
+  auto* perf = step_of("t", "performance");
+  ASSERT_NE(perf, nullptr);
+  EXPECT_EQ(perf->outcome, StepOutcome::fail);
+  EXPECT_NE(perf->reason.find("last timed launch"), std::string::npos) << perf->reason;
+  EXPECT_FALSE(out[0].correct);
+}
+
+TEST_F(ExecutorTest, CrashAndHangFailWithANamedReasonAndTheRunGoesOn) {
+  auto out = run(replay_plan({{"a", "crash"}, {"b", "hang"}, {"c", "add_fast"}}));
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_FALSE(out[0].correct);
+  EXPECT_NE(out[0].failure_reason.find("SIGSEGV"), std::string::npos) << out[0].failure_reason;
+  EXPECT_NE(out[0].failure_reason.find("remaining points not run"), std::string::npos);
+  EXPECT_FALSE(out[1].correct);
+  EXPECT_NE(out[1].failure_reason.find("timeout"), std::string::npos) << out[1].failure_reason;
+  // A crashing candidate is launched once, not once per point and seed.
+  EXPECT_EQ(registry->launches["crash"], 1);
+  EXPECT_TRUE(out[2].correct);
+  EXPECT_EQ(out[2].quadrant, "both pass");
+}
+
+TEST_F(ExecutorTest, SlowerThanBaselineFailsThePerformanceGate) {
+  auto source = replay_plan({{"t", "add_slow"}});
+  source.tasks[0].gates.min_speedup = 1.0;
+  auto out = run(source);
+  EXPECT_TRUE(out[0].correct);
+  EXPECT_FALSE(out[0].fast_enough);
+  EXPECT_NEAR(out[0].speedup, 1.0 / 3.0, 0.02);
+  EXPECT_NE(out[0].failure_reason.find("slower than required"), std::string::npos)
+      << out[0].failure_reason;
+}
+
+TEST_F(ExecutorTest, HardCodedShapesPassVisibleAndFailHeldOut) {
+  auto out = run(replay_plan({{"t", "hardcoded"}}));
+  EXPECT_TRUE(out[0].correct);
+  EXPECT_EQ(out[0].heldout_correct, std::optional<bool>(false));
+  EXPECT_EQ(out[0].baseline_heldout_correct, std::optional<bool>(true));
+  EXPECT_EQ(out[0].quadrant, "candidate regresses");
+  auto* s = step_of("t", "heldout-correctness");
+  ASSERT_NE(s, nullptr);
+  // Held-out values never appear in messages: only the point's index.
+  EXPECT_NE(s->reason.find("held-out point 1 of 2"), std::string::npos) << s->reason;
+  EXPECT_EQ(s->reason.find("37"), std::string::npos) << s->reason;
+  for (const auto& sh : out[0].shapes) {
+    if (sh.set == "heldout") {
+      ASSERT_EQ(sh.point.size(), 1u);
+      EXPECT_EQ(sh.point[0].first, "heldout");
+    }
+  }
+  EXPECT_EQ(step_of("t", "heldout-performance")->outcome, StepOutcome::skip);
+}
+
+TEST_F(ExecutorTest, MissingSolutionMeansBaselineUsed) {
+  auto out = run(replay_plan({{"t", ""}}));
+  auto* s = step_of("t", "prepare");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->outcome, StepOutcome::ok);
+  EXPECT_EQ(s->reason, "no solution, baseline used");
+  EXPECT_TRUE(out[0].correct);
+  EXPECT_NEAR(out[0].speedup, 1.0, 0.01);
+}
+
+TEST_F(ExecutorTest, ResumeRunsNothingTwiceAndGivesTheSameOutcomes) {
+  auto source = replay_plan({{"a", "add_fast"}, {"b", "add_wrong"}});
+  auto first = run(source);
+  int compiles = registry->compiles;
+  auto launches = registry->launches;
+  auto second = run(source);
+  EXPECT_EQ(registry->compiles, compiles);
+  EXPECT_EQ(registry->launches, launches);
+  EXPECT_EQ(steps.size(), 16u);
+  ASSERT_EQ(second.size(), first.size());
+  for (size_t i = 0; i < first.size(); ++i) {
+    EXPECT_EQ(second[i].correct, first[i].correct);
+    EXPECT_EQ(second[i].speedup, first[i].speedup);
+    EXPECT_EQ(second[i].quadrant, first[i].quadrant);
+    EXPECT_EQ(second[i].failure_reason, first[i].failure_reason);
+    EXPECT_EQ(second[i].shapes.size(), first[i].shapes.size());
+  }
+}
+
+TEST_F(ExecutorTest, ReferenceOutputsAreCachedAcrossRuns) {
+  auto source = replay_plan({{"t", "add_fast"}});
+  run(source);
+  int ref_launches = registry->launches["ref"];
+  // Once per (point, seed) for visible and held-out: 2 x 2 + 2 x 2; timing sets reuse seeds 0, 1.
+  EXPECT_EQ(ref_launches, 8);
+  source.output = root / "run2";
+  auto out = run(source);
+  EXPECT_EQ(registry->launches["ref"], ref_launches);
+  EXPECT_TRUE(out[0].correct);
+}
+
+TEST_F(ExecutorTest, ParallelJobsGiveTheSameVerdicts) {
+  auto source = replay_plan({{"a", "add_fast"}, {"b", "add_wrong"}, {"c", "crash"}, {"d", "hardcoded"}});
+  auto out = run(source, 3);
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_TRUE(out[0].correct);
+  EXPECT_FALSE(out[1].correct);
+  EXPECT_FALSE(out[2].correct);
+  EXPECT_EQ(out[3].quadrant, "candidate regresses");
+  EXPECT_EQ(steps.size(), 4u * 8u);
+}
+
+}  // namespace
+}  // namespace kta::test

@@ -1,0 +1,158 @@
+#include "engine/measure/protocol.h"
+
+#include <gtest/gtest.h>
+
+namespace kta::engine {
+namespace {
+
+// A scripted device: each call returns the next time of its series, records the order of calls
+// and advances a fake wall clock by the sample's duration (plus fixed overhead).
+struct Script {
+  std::vector<std::string> order;
+  double now = 0;
+  double overhead = 0.001;
+
+  std::function<Sample()> series(std::string name, std::function<double(int)> time_of) {
+    auto count = std::make_shared<int>(0);
+    return [this, name, time_of, count] {
+      double t = time_of((*count)++);
+      order.push_back(name);
+      now += t + overhead;
+      return Sample{true, t, ""};
+    };
+  }
+  Clock clock() {
+    return [this] { return now; };
+  }
+};
+
+model::Timing timing(int warmup, int min_samples, int max_samples, double max_noise, double budget_s) {
+  model::Timing t;
+  t.warmup = warmup;
+  t.min_samples = min_samples;
+  t.max_samples = max_samples;
+  t.max_noise = max_noise;
+  t.budget_ns = static_cast<int64_t>(budget_s * 1e9);
+  return t;
+}
+
+// Alternates around `mid` by +-spread (relative noise ~ spread/mid).
+std::function<double(int)> wobble(double mid, double spread) {
+  return [=](int i) { return i % 2 ? mid + spread : mid - spread; };
+}
+
+TEST(InterleavedProtocol, QuietSeriesStopAtMinSamples) {
+  Script s;
+  InterleavedProtocol p(timing(2, 10, 1000, 0.005, 100), {}, s.clock());
+  auto out = p.run(s.series("A", wobble(2e-3, 1e-6)), s.series("B", wobble(1e-3, 1e-6)));
+  EXPECT_TRUE(out.stopped_on_noise);
+  EXPECT_FALSE(out.hit_budget || out.hit_max || out.failed);
+  EXPECT_EQ(out.a.n, 10);
+  EXPECT_EQ(out.b.n, 10);
+  EXPECT_EQ(s.order.size(), 24u);  // 2 warmups each + 10 samples each
+  EXPECT_DOUBLE_EQ(out.speedup, 2.0);
+}
+
+TEST(InterleavedProtocol, InterleavesAfterWarmup) {
+  Script s;
+  InterleavedProtocol p(timing(1, 3, 3, 0, 100), {}, s.clock());
+  p.run(s.series("A", wobble(1, 0.5)), s.series("B", wobble(1, 0.5)));
+  EXPECT_EQ(s.order, (std::vector<std::string>{"A", "B", "A", "B", "A", "B", "A", "B"}));
+}
+
+TEST(InterleavedProtocol, NoisySeriesStopAtMaxSamples) {
+  Script s;
+  InterleavedProtocol p(timing(1, 10, 40, 0.005, 1e9), {}, s.clock());
+  auto out = p.run(s.series("A", wobble(1e-3, 1e-4)), s.series("B", wobble(1e-3, 1e-6)));
+  EXPECT_TRUE(out.hit_max);
+  EXPECT_FALSE(out.stopped_on_noise);
+  EXPECT_EQ(out.a.n, 40);
+  EXPECT_EQ(out.b.n, 40);  // both sides keep the same count
+  EXPECT_NE(out.stop_reason.find("max samples 40"), std::string::npos) << out.stop_reason;
+}
+
+TEST(InterleavedProtocol, NoisySeriesStopAtBudget) {
+  Script s;
+  s.overhead = 0;
+  // Rounds alternate 0.18 s and 0.22 s of fake wall time: 14 rounds take 2.80 s, 15 take 2.98 s,
+  // so a 2.9 s budget stops after the 15th round (the 10 minimum come first).
+  InterleavedProtocol p(timing(0, 10, 1000, 0.005, 2.9), {}, s.clock());
+  auto out = p.run(s.series("A", wobble(0.1, 0.01)), s.series("B", wobble(0.1, 0.01)));
+  EXPECT_TRUE(out.hit_budget);
+  EXPECT_EQ(out.a.n, 15);
+  EXPECT_NE(out.stop_reason.find("time budget"), std::string::npos) << out.stop_reason;
+}
+
+TEST(InterleavedProtocol, BudgetNeverCutsBelowMinSamples) {
+  Script s;
+  InterleavedProtocol p(timing(0, 10, 1000, 0.005, 1e-9), {}, s.clock());
+  auto out = p.run(s.series("A", wobble(1, 0.5)), s.series("B", wobble(1, 0.5)));
+  EXPECT_TRUE(out.hit_budget);
+  EXPECT_EQ(out.a.n, 10);
+}
+
+TEST(InterleavedProtocol, NoiseFloorOfQuantizedTimer) {
+  // 3.8 us kernels seen through a 0.5 us timer: samples land on 3.5 or 4.0 us; relative noise
+  // stays ~6%, far above 0.5%, but stdev is within one tick, so more samples cannot help.
+  auto quantized = [](int i) { return i % 3 == 0 ? 3.5e-6 : 4.0e-6; };
+  Script s1;
+  InterleavedProtocol without(timing(0, 10, 500, 0.005, 1e9), {}, s1.clock());
+  EXPECT_TRUE(without.run(s1.series("A", quantized), s1.series("B", quantized)).hit_max);
+  Script s2;
+  InterleavedProtocol with(timing(0, 10, 500, 0.005, 1e9), {0.5e-6}, s2.clock());
+  auto out = with.run(s2.series("A", quantized), s2.series("B", quantized));
+  EXPECT_TRUE(out.stopped_on_noise);
+  EXPECT_EQ(out.a.n, 10);
+}
+
+TEST(InterleavedProtocol, OneNoisySideKeepsBothSampling) {
+  Script s;
+  InterleavedProtocol p(timing(0, 10, 1000, 0.005, 1e9), {}, s.clock());
+  // A is quiet; B is noisy for its first 30 samples, then quiet.
+  auto b = [](int i) { return i < 30 ? (i % 2 ? 1.2e-3 : 0.8e-3) : 1e-3; };
+  auto out = p.run(s.series("A", wobble(1e-3, 1e-7)), s.series("B", b));
+  EXPECT_TRUE(out.hit_max || out.stopped_on_noise);
+  EXPECT_GT(out.b.n, 30);
+  EXPECT_EQ(out.a.n, out.b.n);
+}
+
+TEST(InterleavedProtocol, FailedSampleAborts) {
+  Script s;
+  int calls = 0;
+  std::function<Sample()> bad = [&] {
+    return ++calls == 4 ? Sample{false, 0, "launch failed: out of bounds"} : Sample{true, 1e-3, ""};
+  };
+  InterleavedProtocol p(timing(1, 10, 100, 0.005, 1e9), {}, s.clock());
+  auto out = p.run(s.series("A", wobble(1e-3, 0)), bad);
+  EXPECT_TRUE(out.failed);
+  EXPECT_EQ(out.stop_reason, "candidate sample failed: launch failed: out of bounds");
+  EXPECT_EQ(out.speedup, 0);
+  std::function<Sample()> warm_fail = [] { return Sample{false, 0, "boom"}; };
+  auto w = p.run(warm_fail, s.series("B", wobble(1, 0)));
+  EXPECT_EQ(w.stop_reason, "warmup: baseline sample failed: boom");
+  std::function<Sample()> negative = [] { return Sample{true, -1, ""}; };
+  EXPECT_TRUE(p.run(negative, negative).failed);
+}
+
+TEST(SingleProtocol, SameRulesOneSeries) {
+  Script s;
+  SingleProtocol p(timing(3, 10, 1000, 0.01, 1e9), {}, s.clock());
+  auto out = p.run(s.series("A", wobble(1e-3, 1e-6)));
+  EXPECT_TRUE(out.stopped_on_noise);
+  EXPECT_EQ(out.stats.n, 10);
+  EXPECT_EQ(s.order.size(), 13u);
+  Script s2;
+  SingleProtocol noisy(timing(0, 5, 20, 0.01, 1e9), {}, s2.clock());
+  EXPECT_TRUE(noisy.run(s2.series("A", wobble(1, 0.5))).hit_max);
+}
+
+TEST(NoiseSatisfied, Rule) {
+  Stats s = summarize(std::vector<double>{1.0, 1.1});
+  EXPECT_FALSE(noise_satisfied(s, 0.005, {}));
+  EXPECT_TRUE(noise_satisfied(s, 0.1, {}));
+  EXPECT_TRUE(noise_satisfied(s, 0.005, {0.1}));
+  EXPECT_FALSE(noise_satisfied(summarize(std::vector<double>{1.0}), 1, {}));  // one sample says nothing
+}
+
+}  // namespace
+}  // namespace kta::engine

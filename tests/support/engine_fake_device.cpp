@@ -1,0 +1,127 @@
+#include "tests/support/engine_fake_device.h"
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace kta::test {
+
+using namespace kta::engine;
+
+FakeDevice::FakeDevice(std::shared_ptr<FakeRegistry> registry) : registry_(std::move(registry)) {
+  std::lock_guard lock(registry_->mu);
+  ++registry_->devices_made;
+}
+
+DeviceInfo FakeDevice::info() const {
+  DeviceInfo i;
+  i.name = "fake";
+  i.kind = "fake";
+  return i;
+}
+
+std::vector<std::byte>& FakeDevice::mem(Buffer b) {
+  auto it = buffers_.find(b.id);
+  if (it == buffers_.end()) throw std::runtime_error("fake device: unknown buffer");
+  return it->second;
+}
+
+Buffer FakeDevice::alloc(size_t bytes) {
+  uint64_t id = next_++;
+  buffers_[id].assign(bytes, std::byte{0xAB});
+  return {id, bytes};
+}
+
+void FakeDevice::free(Buffer b) { buffers_.erase(b.id); }
+
+void FakeDevice::upload(Buffer dst, const void* src, size_t bytes) {
+  auto& m = mem(dst);
+  if (bytes > m.size()) throw std::runtime_error("fake device: upload past the end");
+  std::memcpy(m.data(), src, bytes);
+}
+
+void FakeDevice::download(void* dst, Buffer src, size_t bytes) {
+  auto& m = mem(src);
+  if (bytes > m.size()) throw std::runtime_error("fake device: download past the end");
+  std::memcpy(dst, m.data(), bytes);
+}
+
+void FakeDevice::fill(Buffer dst, uint8_t byte) {
+  auto& m = mem(dst);
+  std::memset(m.data(), byte, m.size());
+}
+
+CompileResult FakeDevice::compile(const CompileRequest& request) {
+  CompileResult r;
+  {
+    std::lock_guard lock(registry_->mu);
+    ++registry_->compiles;
+  }
+  std::ifstream in(request.source);
+  if (!in) {
+    r.error = "cannot read " + request.source.string();
+    return r;
+  }
+  std::string line, name;
+  while (std::getline(in, line)) {
+    auto at = line.find("fake: ");
+    if (at != std::string::npos) name = line.substr(at + 6);
+  }
+  if (name == "compile-error") {
+    r.error = "compile error";
+    r.log = request.source.filename().string() + ":3:7: error: use of undeclared identifier 'oops'\n";
+    return r;
+  }
+  if (!registry_->kernels.count(name)) {
+    r.error = "compile error";
+    r.log = request.source.filename().string() + ":1:1: error: no fake kernel '" + name + "'\n";
+    return r;
+  }
+  r.ok = true;
+  r.module = next_++;
+  modules_[r.module] = name;
+  return r;
+}
+
+LaunchResult FakeDevice::launch(uint64_t module, const std::vector<KernelArg>& args,
+                                const LaunchConfig&) {
+  auto it = modules_.find(module);
+  if (it == modules_.end()) return {false, "unknown module"};
+  FakeLaunch l;
+  l.args = &args;
+  for (const auto& a : args) {
+    l.ptrs.push_back(a.type == ArgType::ptr ? static_cast<void*>(mem(a.buffer).data()) : nullptr);
+  }
+  l.call_index = calls_[module]++;
+  {
+    std::lock_guard lock(registry_->mu);
+    ++registry_->launches[it->second];
+  }
+  std::string err = registry_->kernels.at(it->second).run(l);
+  if (!err.empty()) return {false, err};
+  return {};
+}
+
+LaunchResult FakeDevice::call(uint64_t, const LauncherArgs&) {
+  return {false, "the fake device has no launcher mode"};
+}
+
+TimedResult FakeDevice::timed_launch(uint64_t module, const std::vector<KernelArg>& args,
+                                     const LaunchConfig& config, bool, int) {
+  TimedResult t;
+  t.status = launch(module, args, config);
+  if (!t.status.ok) return t;
+  const auto& k = registry_->kernels.at(modules_.at(module));
+  // A tiny deterministic wobble so noise statistics are not degenerate.
+  t.seconds = k.seconds * (1.0 + 0.001 * static_cast<double>(calls_[module] % 3));
+  return t;
+}
+
+TimedResult FakeDevice::timed_call(uint64_t, const LauncherArgs&, bool, int) {
+  TimedResult t;
+  t.status = {false, "the fake device has no launcher mode"};
+  return t;
+}
+
+}  // namespace kta::test

@@ -1,0 +1,72 @@
+// A fake Device for executor tests: "kernels" are small C++ functions registered by name, and a
+// source file selects one with a line `fake: NAME` (or `fake: compile-error`). Timing is
+// scripted (each kernel declares its cost), so performance tests are exact and instant.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "engine/device/device.h"
+
+namespace kta::test {
+
+// What a fake kernel sees: host pointers for buffer arguments, the arguments themselves, and
+// how many times this module has been launched before (for correct-then-corrupt scripts).
+struct FakeLaunch {
+  std::vector<void*> ptrs;  // per argument; null for scalars
+  const std::vector<engine::KernelArg>* args = nullptr;
+  uint64_t call_index = 0;
+  int64_t scalar(size_t i) const { return (*args)[i].scalar.i; }
+  template <typename T>
+  T* ptr(size_t i) const { return static_cast<T*>(ptrs[i]); }
+};
+
+struct FakeKernel {
+  // Returns "" on success, else the launch error ("worker killed by signal 11 (SIGSEGV)").
+  std::function<std::string(const FakeLaunch&)> run;
+  double seconds = 1e-3;  // what timed_launch reports per launch
+};
+
+// Shared by every FakeDevice a test makes; counts what happened.
+struct FakeRegistry {
+  std::map<std::string, FakeKernel> kernels;
+  std::mutex mu;
+  int devices_made = 0;
+  int compiles = 0;
+  std::map<std::string, int> launches;  // kernel name -> launches (timed included)
+};
+
+class FakeDevice : public engine::Device {
+ public:
+  explicit FakeDevice(std::shared_ptr<FakeRegistry> registry);
+  engine::DeviceInfo info() const override;
+  engine::Buffer alloc(size_t bytes) override;
+  void free(engine::Buffer b) override;
+  void upload(engine::Buffer dst, const void* src, size_t bytes) override;
+  void download(void* dst, engine::Buffer src, size_t bytes) override;
+  void fill(engine::Buffer dst, uint8_t byte) override;
+  engine::CompileResult compile(const engine::CompileRequest& request) override;
+  engine::LaunchResult launch(uint64_t module, const std::vector<engine::KernelArg>& args,
+                              const engine::LaunchConfig& config) override;
+  engine::LaunchResult call(uint64_t module, const engine::LauncherArgs& args) override;
+  engine::TimedResult timed_launch(uint64_t module, const std::vector<engine::KernelArg>& args,
+                                   const engine::LaunchConfig& config, bool flush,
+                                   int repeat) override;
+  engine::TimedResult timed_call(uint64_t module, const engine::LauncherArgs& args, bool flush,
+                                 int repeat) override;
+  void synchronize() override {}
+
+ private:
+  std::vector<std::byte>& mem(engine::Buffer b);
+  std::shared_ptr<FakeRegistry> registry_;
+  std::map<uint64_t, std::vector<std::byte>> buffers_;
+  std::map<uint64_t, std::string> modules_;
+  std::map<uint64_t, uint64_t> calls_;
+  uint64_t next_ = 1;
+};
+
+}  // namespace kta::test
