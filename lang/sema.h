@@ -115,6 +115,7 @@ void check_tolerances_and_gates(TaskContext& ctx);        // sema_gates.cpp
 std::optional<model::Task> lower_task(Sema& sema, Module& m, const ast::TaskDecl& decl);  // sema_task.cpp
 std::optional<model::Plan> lower_plan(Sema& sema, Module& m, const ast::PlanDecl& decl);  // sema_plan.cpp
 std::optional<model::AgentDecl> lower_agent(Sema& sema, Module& m, const ast::CallableDecl& decl,
-                                            const std::map<std::string, model::Value>& args);  // sema_agents.cpp
+                                            const std::map<std::string, model::Value>& args,
+                                            bool report = true);  // sema_agents.cpp
 
 }  // namespace kta::lang

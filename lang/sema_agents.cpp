@@ -1,0 +1,124 @@
+// Agents: a declaration plus the arguments of one use become a command template, environment,
+// version check and timeout for the engine.
+#include <fmt/format.h>
+
+#include "lang/sema.h"
+
+namespace kta::lang {
+namespace {
+
+std::vector<std::string> strings_of(Sema& sema, const ast::Setting& s, bool report) {
+  std::vector<std::string> out;
+  for (const ast::ExprPtr& v : s.values) {
+    if (const auto* str = std::get_if<ast::StringLit>(&v->node)) out.push_back(str->value);
+    else if (report) sema.diags().report(v->where, Msg::type_mismatch, fmt::format("a part of '{}'", s.key), "a string", "an expression");
+  }
+  return out;
+}
+
+// `{name}` placeholders must be known: prompt, prompt_file, workspace, or a parameter.
+void check_placeholders(Sema& sema, const ast::CallableDecl& decl, const ast::Setting& s) {
+  for (const ast::ExprPtr& v : s.values) {
+    const auto* str = std::get_if<ast::StringLit>(&v->node);
+    if (!str) continue;
+    const std::string& t = str->value;
+    for (size_t open = t.find('{'); open != std::string::npos; open = t.find('{', open + 1)) {
+      size_t close = t.find('}', open);
+      if (close == std::string::npos) break;
+      std::string name = t.substr(open + 1, close - open - 1);
+      bool known = name == "prompt" || name == "prompt_file" || name == "workspace";
+      for (const ast::ParamSig& p : decl.params) known |= p.name == name;
+      if (!known) sema.diags().report(v->where, Msg::unknown_placeholder, name, decl.name);
+    }
+  }
+}
+
+}  // namespace
+
+std::optional<model::AgentDecl> lower_agent(Sema& sema, Module& m, const ast::CallableDecl& decl,
+                                            const std::map<std::string, model::Value>& args, bool report) {
+  DiagnosticEngine& d = sema.diags();
+  size_t before = d.error_count();
+  model::AgentDecl out;
+  out.name = m.name.find(".kta") == std::string::npos ? m.name + "." + decl.name : decl.name;
+  out.builtin = decl.builtin;
+  if (decl.builtin) return out;
+  static const std::vector<std::string> kKeys = {"command", "check", "env", "timeout"};
+  bool has_command = false;
+  for (const ast::Setting& s : decl.body) {
+    if (std::find(kKeys.begin(), kKeys.end(), s.key) == kKeys.end()) {
+      if (!report) continue;
+      std::string hint = closest_match(s.key, kKeys);
+      std::string where = fmt::format("agent '{}'", decl.name);
+      if (hint.empty()) d.report(s.key_where, Msg::unknown_setting, s.key, where);
+      else d.report(s.key_where, Msg::unknown_setting_hint, s.key, where, hint);
+      continue;
+    }
+    if (s.key == "command" || s.key == "check") {
+      if (report) check_placeholders(sema, decl, s);
+      (s.key == "command" ? out.command : out.check) = strings_of(sema, s, report);
+      has_command |= s.key == "command";
+    } else if (s.key == "env") {
+      const ast::Expr* v = s.values.size() == 1 ? s.values[0].get() : nullptr;
+      const auto* str = v ? std::get_if<ast::StringLit>(&v->node) : nullptr;
+      if (s.subject.empty() || !str) {
+        if (report) d.report(s.key_where, Msg::type_mismatch, "'env'", "'env NAME = \"value\"'", "something else");
+        continue;
+      }
+      out.env[s.subject] = str->value;
+    } else {
+      const ast::Expr* v = sema.single_value(s);
+      if (!v) continue;
+      Scope scope{&m, {}, false};
+      for (const ast::ParamSig& p : decl.params) scope.names[p.name] = p.type == "duration" ? Ty::duration : Ty::any;
+      size_t errs = d.error_count();
+      Ty t = sema.check_expr(*v, scope);
+      if (d.error_count() != errs) continue;
+      if (t != Ty::duration && t != Ty::any) {
+        d.report(v->where, Msg::type_mismatch, "'timeout'", "a duration", type_name(t));
+        continue;
+      }
+      NameLookup lookup = [&](const std::string& name) -> std::optional<model::Value> {
+        if (auto it = args.find(name); it != args.end()) return it->second;
+        auto r = sema.resolve(m, name, v->where, false);
+        if (r)
+          if (const auto* c = std::get_if<ast::ConstDecl>(r->decl)) return sema.const_value(*r->module, *c);
+        return std::nullopt;
+      };
+      try {
+        model::Value tv = evaluate(*v, lookup);
+        if (std::holds_alternative<int64_t>(tv) && std::get<int64_t>(tv) > 0) out.timeout_ns = std::get<int64_t>(tv);
+        else d.report(v->where, Msg::value_out_of_range, "'timeout'", "a positive duration", value_text(tv));
+      } catch (const EvalError& e) {
+        d.report(v->where, Msg::eval_error, "timeout", e.what());
+      }
+    }
+  }
+  if (!has_command && report) d.report(decl.name_where, Msg::agent_without_command, decl.name);
+  if (d.error_count() != before) return std::nullopt;
+  return out;
+}
+
+std::optional<model::AgentUse> Sema::agent_use(const ast::Expr& e, Module& from) {
+  const auto* call = std::get_if<ast::Call>(&e.node);
+  ast::Call bare;
+  if (!call) {
+    const auto* name = std::get_if<ast::NameRef>(&e.node);
+    if (!name) {
+      diags().report(e.where, Msg::type_mismatch, "'agent'", "an agent such as std.agents.replay(dir: \"solutions\")", "an expression");
+      return std::nullopt;
+    }
+    bare.callee = name->name;
+    bare.callee_where = e.where;
+    call = &bare;
+  }
+  auto decl = callable(*call, from, "agent");
+  if (!decl) return std::nullopt;
+  auto args = bind_call(*call, from, *decl->first, *decl->second);
+  if (!args) return std::nullopt;
+  auto agent = lower_agent(*this, *decl->second, *decl->first, *args, false);
+  if (!agent) return std::nullopt;
+  return model::AgentUse{std::move(*agent), std::move(*args)};
+}
+
+}  // namespace kta::lang
