@@ -119,3 +119,13 @@ std::optional<model::AgentDecl> lower_agent(Sema& sema, Module& m, const ast::Ca
                                             bool report = true);  // sema_agents.cpp
 
 }  // namespace kta::lang
+
+namespace kta::lang {
+// Runs check_module_decls on every parsed module the loader holds that was not checked yet.
+void check_all_modules(Sema& sema);  // sema_decls.cpp
+// The single .kta file of a folder, or the file itself; reports folders with none or several.
+std::optional<std::filesystem::path> task_file_of(const std::filesystem::path& p, DiagnosticEngine& d,
+                                                  SourceRange where);  // sema_plan.cpp
+// Paths matching a pattern with `*`, `?` and `**` components, sorted.
+std::vector<std::filesystem::path> glob_paths(const std::filesystem::path& pattern);  // sema_plan.cpp
+}  // namespace kta::lang

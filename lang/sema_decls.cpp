@@ -62,3 +62,12 @@ void check_module_decls(Sema& sema, Module& m) {
 }
 
 }  // namespace kta::lang
+
+namespace kta::lang {
+
+void check_all_modules(Sema& sema) {
+  for (Module* m : sema.loader.modules())
+    if (m->parsed && !m->checked) check_module_decls(sema, *m);
+}
+
+}  // namespace kta::lang

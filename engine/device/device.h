@@ -85,6 +85,9 @@ struct LaunchResult {
   // The device process was replaced (crash, timeout): modules stay usable (they are reloaded),
   // and buffer contents are whatever the failed launch left in them.
   bool device_restarted = false;
+  // A GPU error poisoned the device's context (illegal address, trap): every later call on this
+  // device fails too, so the worker hosting it must be replaced before the next step.
+  bool context_lost = false;
 };
 
 // Launcher mode arguments: tensors are device buffers, in the task's declaration order.
@@ -118,6 +121,7 @@ struct DeviceInfo {
   size_t shared_mem_per_block = 64 * 1024;
   int max_threads_per_block = 1024;
   double peak_bandwidth = 0;  // bytes/s, measured; 0 when unknown
+  std::string details;        // architecture, clocks, runtime versions when known (hip device)
 };
 
 class Device {

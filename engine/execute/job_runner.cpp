@@ -196,6 +196,9 @@ void JobRunner::apply(StepKind kind, const StepRecord& rec, const std::vector<Sh
       auto it = std::find_if(job_.heldout.begin(), job_.heldout.end(),
                              [&](const model::ShapePoint& hp) { return hp == s.point; });
       s.point = {{"heldout", it == job_.heldout.end() ? -1 : it - job_.heldout.begin()}};
+      // Counts and indices would reveal the held-out sizes.
+      s.mismatches = 0;
+      s.first_bad_index = -1;
     }
     outcome_.shapes.push_back(std::move(s));
   }

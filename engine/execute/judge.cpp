@@ -1,6 +1,8 @@
 #include "engine/execute/judge.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdio>
 
 #include "engine/check/compare.h"
 #include "engine/check/poison.h"
@@ -28,14 +30,38 @@ CheckResult judge(const model::Task& task, const HostSet& inputs, const HostSet&
         r.correct = false;
         rec.first_bad_index = c.first_bad_index;
         r.reason = t.name + ": " + c.reason;
+        char buf[160];
+        if (c.nan_in_output > 0) {
+          std::snprintf(buf, sizeof buf, "%s: NaN in the output", t.name.c_str());
+        } else {
+          std::snprintf(buf, sizeof buf, "%s: outside tolerance (max abs error %.3g)", t.name.c_str(),
+                        c.max_abs_error);
+        }
+        r.blind_reason = buf;
       }
     } else if (content_digest(after_inputs[i]) != content_digest(inputs[i])) {
-      if (r.correct) r.reason = "input '" + t.name + "' was modified by the kernel";
+      if (r.correct) {
+        r.reason = "input '" + t.name + "' was modified by the kernel";
+        r.blind_reason = r.reason;
+      }
       r.correct = false;
     }
   }
   return r;
 }
 
+
+std::string mask_numbers(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (std::isdigit(static_cast<unsigned char>(text[i]))) {
+      out += '#';
+      while (i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1]))) ++i;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
 
 }  // namespace kta::engine

@@ -13,7 +13,13 @@ struct CheckResult {
   bool launched = true;  // false: the launch itself failed (crash, hang, launch error)
   bool correct = false;
   std::string reason;
+  // The same verdict without any number derived from the shape (element counts, indices): what
+  // held-out results may say.
+  std::string blind_reason;
 };
+
+// `text` with every run of digits replaced by '#', for launch errors at held-out points.
+std::string mask_numbers(const std::string& text);
 
 // The tolerance declared for an output; exact equality when none is declared.
 model::Tolerance tolerance_for(const model::Task& task, const std::string& name);

@@ -76,6 +76,7 @@ StepResult JobRunner::correctness(bool heldout) {
           } else {
             c.launched = false;
             c.reason = "launch failed: " + lr.error;
+            c.blind_reason = "launch failed: " + mask_numbers(lr.error);
           }
         }
         if (!c.launched) {
@@ -83,6 +84,7 @@ StepResult JobRunner::correctness(bool heldout) {
           launch_dead[role] = true;
           drop_device(role == "candidate" ? kCandidate : kTrusted);
         }
+        if (heldout) c.reason = c.blind_reason;
         if (role == "candidate") {
           rec.correct = c.correct;
           rec.reason = c.reason;

@@ -96,7 +96,8 @@ StepResult JobRunner::performance(bool heldout) {
     rec.point = points[i];
     if (m.failed) {
       r.outcome = StepOutcome::fail;
-      r.reason = "timed launch failed at " + label + ": " + m.stop_reason;
+      r.reason = "timed launch failed at " + label + ": " +
+                 (heldout ? mask_numbers(m.stop_reason) : m.stop_reason);
       bs = {};
       cs = {};
       drop_device(kCandidate);
@@ -118,7 +119,7 @@ StepResult JobRunner::performance(bool heldout) {
     }
     if (!c.correct) {
       recheck_failed = true;
-      rec.reason = "outputs of the last timed launch are wrong: " + c.reason;
+      rec.reason = "outputs of the last timed launch are wrong: " + (heldout ? c.blind_reason : c.reason);
       r.outcome = StepOutcome::fail;
       r.reason = rec.reason + " at " + label;
     }

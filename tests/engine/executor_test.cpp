@@ -137,8 +137,8 @@ TEST_F(ExecutorTest, CrashAndHangFailWithANamedReasonAndTheRunGoesOn) {
   EXPECT_NE(out[0].failure_reason.find("remaining points not run"), std::string::npos);
   EXPECT_FALSE(out[1].correct);
   EXPECT_NE(out[1].failure_reason.find("timeout"), std::string::npos) << out[1].failure_reason;
-  // A crashing candidate is launched once, not once per point and seed.
-  EXPECT_EQ(registry->launches["crash"], 1);
+  // A crashing candidate is launched once per step (visible, held-out), not per point and seed.
+  EXPECT_EQ(registry->launches["crash"], 2);
   EXPECT_TRUE(out[2].correct);
   EXPECT_EQ(out[2].quadrant, "both pass");
 }
@@ -165,6 +165,7 @@ TEST_F(ExecutorTest, HardCodedShapesPassVisibleAndFailHeldOut) {
   // Held-out values never appear in messages: only the point's index.
   EXPECT_NE(s->reason.find("held-out point 1 of 2"), std::string::npos) << s->reason;
   EXPECT_EQ(s->reason.find("37"), std::string::npos) << s->reason;
+  EXPECT_NE(s->reason.find("z: NaN in the output"), std::string::npos) << s->reason;
   for (const auto& sh : out[0].shapes) {
     if (sh.set == "heldout") {
       ASSERT_EQ(sh.point.size(), 1u);

@@ -1,0 +1,202 @@
+#include "engine/device/hip/rtc/hiprtc_compiler.h"
+
+#include <hip/hiprtc.h>
+#if defined(__HIP_PLATFORM_NVIDIA__)
+#include <nvrtc.h>
+#endif
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <memory>
+#include <regex>
+#include <sstream>
+
+#include "engine/device/hip/rtc/code_cache.h"
+#include "engine/device/hip/rtc/hiprtc_prelude.h"
+#include "engine/device/hip/rtc/kernel_signature.h"
+
+namespace kta::engine::hip {
+namespace fs = std::filesystem;
+namespace {
+
+struct Target {
+  std::vector<std::string> options;
+  std::string format;
+};
+
+#if defined(__HIP_PLATFORM_NVIDIA__)
+// CUBIN for the exact architecture when NVRTC supports it (no JIT at load), else PTX for the
+// newest virtual architecture NVRTC knows that is not newer than the device.
+Target target_for(const std::string& arch) {
+  int want = 0;
+  if (arch.rfind("sm_", 0) == 0) want = std::atoi(arch.c_str() + 3);
+  int count = 0;
+  nvrtcGetNumSupportedArchs(&count);
+  std::vector<int> archs(size_t(std::max(count, 0)));
+  if (count > 0) nvrtcGetSupportedArchs(archs.data());
+  if (std::find(archs.begin(), archs.end(), want) != archs.end())
+    return {{"--gpu-architecture=sm_" + std::to_string(want)}, "cubin"};
+  int best = 0;
+  for (int a : archs)
+    if (a <= want) best = std::max(best, a);
+  if (best == 0 && !archs.empty()) best = archs.front();
+  return {{"--gpu-architecture=compute_" + std::to_string(best)}, "ptx"};
+}
+#else
+Target target_for(const std::string& arch) { return {{"--offload-arch=" + arch}, "hsaco"}; }
+#endif
+
+std::string read_file(const fs::path& p, bool* ok) {
+  std::ifstream in(p, std::ios::binary);
+  *ok = bool(in);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The reason a failed compile gets: a signature mismatch or a missing kernel is named.
+std::string failure_reason(const std::string& log, const std::string& entry, const std::string& file) {
+  static const std::regex assert_re(R"re(static assertion failed with "(signature mismatch: [^"]*)")re");
+  std::smatch m;
+  if (std::regex_search(log, m, assert_re)) return m[1];
+  if (log.find(std::string(kCheckFileName) + ":") != std::string::npos ||
+      log.find(std::string(kCheckFileName) + "(") != std::string::npos)
+    return "no kernel named '" + entry + "' in " + file + " (or it is overloaded, or a template without arguments)";
+  return "compile error";
+}
+
+struct Program {
+  hiprtcProgram p = nullptr;
+  ~Program() {
+    if (p != nullptr) hiprtcDestroyProgram(&p);
+  }
+};
+
+std::string program_log(hiprtcProgram p) {
+  size_t n = 0;
+  if (hiprtcGetProgramLogSize(p, &n) != HIPRTC_SUCCESS || n == 0) return {};
+  std::string log(n, '\0');
+  hiprtcGetProgramLog(p, log.data());
+  while (!log.empty() && log.back() == '\0') log.pop_back();
+  return log;
+}
+
+bool get_code(hiprtcProgram p, const std::string& format, std::string* code) {
+  size_t n = 0;
+#if defined(__HIP_PLATFORM_NVIDIA__)
+  if (format == "cubin") {
+    if (nvrtcGetCUBINSize(reinterpret_cast<nvrtcProgram>(p), &n) != NVRTC_SUCCESS) return false;
+    code->resize(n);
+    return nvrtcGetCUBIN(reinterpret_cast<nvrtcProgram>(p), code->data()) == NVRTC_SUCCESS;
+  }
+#else
+  (void)format;
+#endif
+  if (hiprtcGetCodeSize(p, &n) != HIPRTC_SUCCESS) return false;
+  code->resize(n);
+  return hiprtcGetCode(p, code->data()) == HIPRTC_SUCCESS;
+}
+
+}  // namespace
+
+std::string rtc_version() {
+  int major = 0, minor = 0;
+  hiprtcVersion(&major, &minor);
+#if defined(__HIP_PLATFORM_NVIDIA__)
+  return "nvrtc " + std::to_string(major) + "." + std::to_string(minor);
+#else
+  return "hiprtc " + std::to_string(major) + "." + std::to_string(minor);
+#endif
+}
+
+std::string clang_style_log(const std::string& log) {
+  static const std::regex loc(R"re((^|\n)([^\n()]+)\((\d+)\): )re");
+  return std::regex_replace(log, loc, "$1$2:$3: ");
+}
+
+RtcOutput rtc_compile(const RtcRequest& req) {
+  auto start = std::chrono::steady_clock::now();
+  RtcOutput out;
+  auto finish = [&]() -> RtcOutput& {
+    out.result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return out;
+  };
+  bool readable = false;
+  std::string text = read_file(req.source, &readable);
+  std::string file = req.source.filename().string();
+  if (!readable) {
+    out.result.error = "cannot read kernel source '" + req.source.string() + "'";
+    return finish();
+  }
+  if (req.entry.empty()) {
+    out.result.error = "no kernel name given for " + file;
+    return finish();
+  }
+  // Line directives keep compiler messages on the user's file and lines.
+  std::string tu = rtc_prelude() + "#line 1 \"" + file + "\"\n" + text + "\n#line 1 \"" + kCheckFileName +
+                   "\"\n" + signature_check_source(req.entry, req.signature);
+
+  Target target = target_for(req.arch);
+  std::vector<std::string> options = target.options;
+  options.push_back("-std=c++17");
+  options.push_back("-lineinfo");
+  for (const std::string& d : req.options.defines) options.push_back("-D" + d);
+  for (const std::string& f : req.options.extra_flags) options.push_back(f);
+
+  std::string key_text = "kta-hiprtc\n" + std::to_string(kPreludeVersion) + "\n" + rtc_version() + "\n" +
+                         req.arch + "\n" + req.entry + "\n";
+  for (const std::string& o : options) key_text += o + "\n";
+  key_text += tu;
+  const std::string key = content_hash(key_text);
+  const fs::path dir = kernel_cache_dir(req.cache_dir);
+  if (req.use_cache) {
+    if (auto hit = cache_load(dir, key)) {
+      out.result.ok = true;
+      out.result.cache_hit = true;
+      out.result.log = hit->log;
+      out.format = hit->format;
+      out.code = std::move(hit->code);
+      out.lowered_name = hit->lowered_name;
+      return finish();
+    }
+  }
+
+  std::vector<const char*> header_names, header_texts;
+  for (const auto& [name, body] : rtc_virtual_headers()) {
+    header_names.push_back(name.c_str());
+    header_texts.push_back(body.c_str());
+  }
+  Program prog;
+  if (hiprtcCreateProgram(&prog.p, tu.c_str(), file.c_str(), int(header_names.size()), header_texts.data(),
+                          header_names.data()) != HIPRTC_SUCCESS) {
+    out.result.error = "hipRTC could not create a program for " + file;
+    return finish();
+  }
+  const std::string name_expr = "&" + req.entry;
+  hiprtcAddNameExpression(prog.p, name_expr.c_str());
+  std::vector<const char*> argv;
+  for (const std::string& o : options) argv.push_back(o.c_str());
+  hiprtcResult rc = hiprtcCompileProgram(prog.p, int(argv.size()), argv.data());
+  out.result.log = clang_style_log(program_log(prog.p));
+  if (rc != HIPRTC_SUCCESS) {
+    out.result.error = failure_reason(out.result.log, req.entry, file);
+    return finish();
+  }
+  const char* lowered = nullptr;
+  if (hiprtcGetLoweredName(prog.p, name_expr.c_str(), &lowered) != HIPRTC_SUCCESS || lowered == nullptr) {
+    out.result.error = "'" + req.entry + "' in " + file + " is not a __global__ kernel";
+    return finish();
+  }
+  out.lowered_name = lowered;
+  out.format = target.format;
+  if (!get_code(prog.p, target.format, &out.code)) {
+    out.result.error = "hipRTC produced no code for " + file;
+    return finish();
+  }
+  out.result.ok = true;
+  if (req.use_cache) cache_store(dir, key, {out.format, out.lowered_name, out.result.log, out.code});
+  return finish();
+}
+
+}  // namespace kta::engine::hip

@@ -1,0 +1,40 @@
+// Kernel mode on the hip device: compiles one HIP kernel with hipRTC (NVRTC on NVIDIA) into a
+// code object for a given architecture. Needs no GPU and no driver, so the compile gate runs on
+// machines without either (CI). The device loads the code object (hip_device.cpp).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "engine/device/device.h"
+
+namespace kta::engine::hip {
+
+struct RtcRequest {
+  std::filesystem::path source;
+  std::string entry;                  // kernel name, may be a template-id ("scale<float>")
+  std::vector<KernelArg> signature;   // declared parameter types; checked in the compiler
+  CompileOptions options;
+  std::string arch;                   // "sm_90" (NVIDIA) or "gfx90a" (AMD)
+  std::filesystem::path cache_dir;    // kta's cache root (empty: the default); see code_cache.h
+  bool use_cache = true;
+};
+
+struct RtcOutput {
+  CompileResult result;       // ok / error / log / seconds / cache_hit; module is left 0
+  std::string format;         // "cubin", "ptx" or "hsaco"
+  std::string code;           // the code object
+  std::string lowered_name;   // the kernel's symbol in `code`
+};
+
+RtcOutput rtc_compile(const RtcRequest& request);
+
+// "nvrtc 13.0" / "hiprtc 6.2": part of every cache key and of DeviceInfo.
+std::string rtc_version();
+
+// The compiler log with hipRTC's "file(12): error: ..." locations rewritten clang style
+// ("file:12: error: ..."), so diagnostics read like every other compiler kta runs.
+std::string clang_style_log(const std::string& log);
+
+}  // namespace kta::engine::hip

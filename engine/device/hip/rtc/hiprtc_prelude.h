@@ -1,0 +1,22 @@
+// What a HIP kernel source needs around it to compile with hipRTC. On NVIDIA hipRTC is NVRTC,
+// which cannot include HIP's headers: a prelude maps HIP's device names onto CUDA's, and the
+// headers a kernel includes (hip/hip_runtime.h, stdint.h, math.h, ...) are small virtual headers.
+// On AMD hipRTC knows HIP itself; the prelude is empty there.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kta::engine::hip {
+
+// Bumped whenever the prelude or the virtual headers change: part of every cache key.
+inline constexpr int kPreludeVersion = 1;
+
+// Text placed before the kernel source (the source follows after a #line directive).
+const std::string& rtc_prelude();
+
+// (include name, contents) pairs handed to hiprtcCreateProgram as headers.
+const std::vector<std::pair<std::string, std::string>>& rtc_virtual_headers();
+
+}  // namespace kta::engine::hip

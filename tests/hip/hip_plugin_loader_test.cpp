@@ -1,0 +1,66 @@
+// Loading the hip device at run time fails with a reason, never a crash: on machines without a
+// driver (CI) the reason names the missing libcuda.so.1.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "engine/device/hip/hip_plugin_loader.h"
+
+namespace kta::engine::hip {
+namespace {
+namespace fs = std::filesystem;
+
+bool driver_present() {
+  void* h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (h != nullptr) dlclose(h);
+  return h != nullptr;
+}
+
+TEST(HipPluginLoader, MissingPluginSaysTheBuildLacksIt) {
+  HipLoad l = load_hip_device({}, 0, "/nonexistent/libkta_hip.so");
+  EXPECT_EQ(l.device, nullptr);
+  EXPECT_EQ(l.error, "hip device unavailable: this kta was built without it (no /nonexistent/libkta_hip.so; "
+                     "configure with -DKTA_HIP_PLATFORM=nvidia or amd)");
+}
+
+TEST(HipPluginLoader, NotALibraryIsRefusedWithAReason) {
+  fs::path bogus = fs::temp_directory_path() / ("kta-bogus-" + std::to_string(::getpid()) + ".so");
+  std::ofstream(bogus) << "not an ELF file";
+  HipLoad l = load_hip_device({}, 0, bogus);
+  fs::remove(bogus);
+  EXPECT_EQ(l.device, nullptr);
+  EXPECT_EQ(l.error.rfind("hip device unavailable: cannot load " + bogus.string(), 0), 0u) << l.error;
+}
+
+TEST(HipPluginLoader, DefaultPathIsBesideTheRunningBinary) {
+  ::unsetenv("KTA_HIP_PLUGIN");
+  EXPECT_EQ(hip_plugin_path().filename(), "libkta_hip.so");
+  ::setenv("KTA_HIP_PLUGIN", "/x/y.so", 1);
+  EXPECT_EQ(hip_plugin_path(), fs::path("/x/y.so"));
+  ::unsetenv("KTA_HIP_PLUGIN");
+}
+
+TEST(HipPluginLoader, RealPluginLoadsOrExplainsWhyNot) {
+  HipLoad l = load_hip_device({}, 0, KTA_HIP_PLUGIN_FILE);
+  if (!driver_present()) {
+    // CI: the toolkit is installed, the driver is not.
+    EXPECT_EQ(l.device, nullptr);
+    EXPECT_EQ(l.error.rfind("hip device unavailable: no NVIDIA driver on this machine (libcuda.so.1 not found", 0), 0u)
+        << l.error;
+    return;
+  }
+  // A driver: either a GPU comes up, or the reason says there is none.
+  if (l.device == nullptr) {
+    EXPECT_NE(l.error.find("GPU"), std::string::npos) << l.error;
+    return;
+  }
+  EXPECT_EQ(l.device->info().kind, "hip");
+  HipLoad bad = load_hip_device({}, 99, KTA_HIP_PLUGIN_FILE);
+  EXPECT_EQ(bad.device, nullptr);
+  EXPECT_NE(bad.error.find("no GPU number 99"), std::string::npos) << bad.error;
+}
+
+}  // namespace
+}  // namespace kta::engine::hip
