@@ -56,7 +56,15 @@ Module* ModuleLoader::load(const fs::path& path, SourceRange requested_at) {
   modules_[abs] = std::move(m);
   raw->path = abs;
   raw->name = path.string();
-  raw->file = diags_.sources().load(path);
+  // Messages name files relative to the working folder when that is shorter.
+  std::string display = path.string();
+  if (path.is_absolute()) {
+    fs::path rel = abs.lexically_relative(fs::current_path(ec));
+    if (!rel.empty() && rel.string().size() < display.size()) display = rel.string();
+  } else {
+    display = path.lexically_normal().string();
+  }
+  raw->file = diags_.sources().load(path, display);
   if (raw->file == 0) {
     diags_.report(requested_at, Msg::cannot_read, path.string());
     return nullptr;

@@ -15,7 +15,7 @@ uint32_t SourceManager::add(std::string name, std::filesystem::path path, std::s
   return static_cast<uint32_t>(files_.size());
 }
 
-uint32_t SourceManager::load(const std::filesystem::path& path) {
+uint32_t SourceManager::load(const std::filesystem::path& path, std::string name) {
   std::ifstream in(path, std::ios::binary);
   std::error_code ec;
   if (!in || std::filesystem::is_directory(path, ec)) return 0;
@@ -23,7 +23,7 @@ uint32_t SourceManager::load(const std::filesystem::path& path) {
   ss << in.rdbuf();
   if (in.bad()) return 0;
   auto abs = std::filesystem::absolute(path, ec).lexically_normal();
-  return add(path.string(), abs, ss.str());
+  return add(name.empty() ? path.string() : std::move(name), abs, ss.str());
 }
 
 std::pair<uint32_t, uint32_t> SourceManager::line_column(uint32_t id, uint32_t offset) const {

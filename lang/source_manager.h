@@ -24,8 +24,9 @@ class SourceManager {
  public:
   // Adds a file's text; returns its id (ids start at 1; 0 means "no location").
   uint32_t add(std::string name, std::filesystem::path path, std::string text);
-  // Reads a file from disk; returns 0 when it cannot be read.
-  uint32_t load(const std::filesystem::path& path);
+  // Reads a file from disk; returns 0 when it cannot be read. `name` is what messages call it
+  // (default: the path as given).
+  uint32_t load(const std::filesystem::path& path, std::string name = "");
   const SourceFile& file(uint32_t id) const { return files_.at(id - 1); }
   size_t size() const { return files_.size(); }
   // The 1-based line and column of a byte offset.

@@ -1,5 +1,6 @@
 #include "engine/check/compare.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -11,11 +12,13 @@ namespace {
 enum class Verdict { ok, outside_tolerance, nan_in_output, nan_missing, inf_mismatch };
 
 Verdict judge(double got, double want, const model::Tolerance& tol) {
-  if (std::isnan(got)) return std::isnan(want) && tol.nan_equal ? Verdict::ok : Verdict::nan_in_output;
+  if (std::isnan(got))
+    return std::isnan(want) && tol.nan_equal ? Verdict::ok : Verdict::nan_in_output;
   if (std::isnan(want)) return Verdict::nan_missing;
   if (std::isinf(got) || std::isinf(want)) return got == want ? Verdict::ok : Verdict::inf_mismatch;
-  return std::fabs(got - want) <= tol.atol + tol.rtol * std::fabs(want) ? Verdict::ok
-                                                                         : Verdict::outside_tolerance;
+  return std::fabs(got - want) <= tol.atol + tol.rtol * std::fabs(want)
+             ? Verdict::ok
+             : Verdict::outside_tolerance;
 }
 
 std::string first_bad_text(const CompareResult& r) {
@@ -30,9 +33,9 @@ std::string first_bad_text(const CompareResult& r) {
 CompareResult compare(const HostTensor& got, const HostTensor& want, const model::Tolerance& tol) {
   CompareResult r;
   if (got.dtype != want.dtype || got.shape != want.shape) {
-    r.reason = fmt::format("{} mismatch: got {}, want {}",
-                           got.dtype != want.dtype ? "dtype" : "shape", describe(got),
-                           describe(want));
+    r.reason =
+        fmt::format("{} mismatch: got {}, want {}", got.dtype != want.dtype ? "dtype" : "shape",
+                    describe(got), describe(want));
     return r;
   }
   if (got.bytes.size() != got.numel() * got.element_size() ||
@@ -46,21 +49,28 @@ CompareResult compare(const HostTensor& got, const HostTensor& want, const model
   // NaN where the reference has a number fails regardless of max_mismatch: poisoned (untouched)
   // elements read as NaN, and a mismatch allowance must not become a license to skip work.
   uint64_t nan_where_number = 0;
-  for (size_t i = 0; i < n; ++i) {
-    double g = element_as_double(got, i), w = element_as_double(want, i);
-    if (std::isnan(g)) ++r.nan_in_output;
-    if (std::isfinite(g) && std::isfinite(w)) {
-      double abs_err = std::fabs(g - w);
-      r.max_abs_error = std::max(r.max_abs_error, abs_err);
-      if (w != 0) r.max_rel_error = std::max(r.max_rel_error, abs_err / std::fabs(w));
-    }
-    Verdict v = judge(g, w, tol);
-    if (v == Verdict::ok) continue;
-    if (v == Verdict::nan_in_output) ++nan_where_number;
-    if (r.mismatches++ == 0) {
-      r.first_bad_index = static_cast<int64_t>(i);
-      r.got_at_first_bad = g;
-      r.want_at_first_bad = w;
+  constexpr size_t kChunk = 2048;
+  double g_buf[kChunk], w_buf[kChunk];
+  for (size_t base = 0; base < n; base += kChunk) {
+    size_t m = std::min(kChunk, n - base);
+    load_elements(got, base, m, g_buf);
+    load_elements(want, base, m, w_buf);
+    for (size_t k = 0; k < m; ++k) {
+      double g = g_buf[k], w = w_buf[k];
+      if (std::isnan(g)) ++r.nan_in_output;
+      if (std::isfinite(g) && std::isfinite(w)) {
+        double abs_err = std::fabs(g - w);
+        r.max_abs_error = std::max(r.max_abs_error, abs_err);
+        if (w != 0) r.max_rel_error = std::max(r.max_rel_error, abs_err / std::fabs(w));
+      }
+      Verdict v = judge(g, w, tol);
+      if (v == Verdict::ok) continue;
+      if (v == Verdict::nan_in_output) ++nan_where_number;
+      if (r.mismatches++ == 0) {
+        r.first_bad_index = static_cast<int64_t>(base + k);
+        r.got_at_first_bad = g;
+        r.want_at_first_bad = w;
+      }
     }
   }
   auto allowed = static_cast<uint64_t>(std::floor(tol.max_mismatch * static_cast<double>(n)));
@@ -71,13 +81,12 @@ CompareResult compare(const HostTensor& got, const HostTensor& want, const model
                    ? first_bad_text(r)
                    : fmt::format("1 of {} elements outside tolerance ({})", n, first_bad_text(r));
   } else {
-    r.reason = fmt::format("{} of {} elements outside tolerance ({})", r.mismatches, n,
-                           first_bad_text(r));
+    r.reason =
+        fmt::format("{} of {} elements outside tolerance ({})", r.mismatches, n, first_bad_text(r));
   }
   if (nan_where_number > 0 && r.mismatches > 1)
     r.reason += fmt::format("; {} NaN where the reference has a number", nan_where_number);
-  if (allowed > 0 && nan_where_number == 0)
-    r.reason += fmt::format("; allowed {}", allowed);
+  if (allowed > 0 && nan_where_number == 0) r.reason += fmt::format("; allowed {}", allowed);
   return r;
 }
 

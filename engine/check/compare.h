@@ -14,15 +14,15 @@ namespace kta::engine {
 // "12 of 4096 elements outside tolerance (first at index 7: got 1.5, want 1.25)".
 struct CompareResult {
   bool pass = false;
-  double max_abs_error = 0;       // over finite pairs
-  double max_rel_error = 0;       // |got-want| / |want| over finite pairs with want != 0
+  double max_abs_error = 0;  // over finite pairs
+  double max_rel_error = 0;  // |got-want| / |want| over finite pairs with want != 0
   uint64_t elements = 0;
-  uint64_t mismatches = 0;        // elements failing the rule (NaN/Inf disagreements included)
-  int64_t first_bad_index = -1;   // -1: none
+  uint64_t mismatches = 0;       // elements failing the rule (NaN/Inf disagreements included)
+  int64_t first_bad_index = -1;  // -1: none
   double got_at_first_bad = 0;
   double want_at_first_bad = 0;
-  uint64_t nan_in_output = 0;     // NaN elements in `got`
-  std::string reason;             // empty when pass
+  uint64_t nan_in_output = 0;  // NaN elements in `got`
+  std::string reason;          // empty when pass
 };
 
 // Rule per element: pass when |got-want| <= atol + rtol*|want|; NaN in got passes only when

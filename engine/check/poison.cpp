@@ -40,7 +40,9 @@ void poison_element_bytes(DType dtype, Poison p, std::byte* out) {
       std::memcpy(out, &v, 8);
       return;
     }
-    default: std::memset(out, 0x5A, size); return;
+    default:
+      std::memset(out, 0x5A, size);
+      return;
   }
 }
 
@@ -50,8 +52,10 @@ int poison_fill_byte(DType dtype, Poison p) {
     case DType::f16:
     case DType::bf16:
     case DType::f32:
-    case DType::f64: return -1;
-    default: return 0x5A;
+    case DType::f64:
+      return -1;
+    default:
+      return 0x5A;
   }
 }
 

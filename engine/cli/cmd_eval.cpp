@@ -1,16 +1,238 @@
-// Placeholder until the `eval` command lands: registers the name so the CLI is complete.
+// `kta eval FILE`: load a plan (or a task: its baseline is the candidate), compile the plan,
+// run it on a device through isolated workers, store every finished step, export and print
+// the results. Exit status: 0 when the evaluation ran to the end (whatever the verdicts),
+// 1 when it could not run (diagnostics, device, store), 2 for usage errors.
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
+#include <ctime>
+#include <iostream>
+#include <random>
+
+#include <fmt/format.h>
 
 #include "engine/cli/commands.h"
+#include "engine/execute/executor.h"
+#include "engine/execute/reference_cache.h"
+#include "engine/plan/compile.h"
+#include "engine/results/export.h"
+#include "kta_version.h"
+#include "lang/load.h"
+#if KTA_HAVE_ANALYZERS
+#include "analyzers/audit.h"
+#endif
 
 namespace kta::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct EvalArgs {
+  std::string file;
+  std::string device;
+  int jobs = 1;
+  std::string output;
+  bool resume = false;
+  std::vector<std::string> only;
+  bool json = false;
+  int seeds = 0;
+  bool quick = false;
+  bool explain = false;
+  bool debug_passes = false;
+};
+
+std::string now_iso() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::string new_secret() {
+  std::random_device rd;
+  std::string s;
+  for (int i = 0; i < 4; ++i) s += fmt::format("{:08x}", rd());
+  return s;
+}
+
+engine::AuditHook audit_hook() {
+#if KTA_HAVE_ANALYZERS
+  return [](const engine::TaskJob& job, const std::vector<fs::path>& files) {
+    analyzers::AuditOptions o;
+    for (const auto& point : job.visible) {
+      for (const auto& [name, v] : point) o.shapes[name].push_back(v);
+    }
+    o.baseline = job.task.baseline.file;
+    o.include_dirs.push_back(job.task.dir);
+    o.jobs = 1;
+    std::vector<fs::path> hip;
+    for (const auto& f : files) {
+      if (f.extension() == ".hip" || f.extension() == ".cu" || f.extension() == ".h") hip.push_back(f);
+    }
+    auto audits = analyzers::audit_files(hip, o);
+    engine::AuditReport r;
+    r.ran = true;
+    std::map<std::string, int> by_check;
+    for (const auto& a : audits) {
+      if (!a.failure.empty()) {
+        r.ran = false;
+        r.summary = "audit failed on " + a.file.filename().string() + ": " + a.failure;
+      }
+      for (const auto& f : a.findings) ++by_check[f.check];
+      r.findings += static_cast<int>(a.findings.size());
+    }
+    if (r.ran && r.findings > 0) {
+      std::string checks;
+      for (const auto& [c, n] : by_check) checks += (checks.empty() ? "" : ", ") + c;
+      r.summary = fmt::format("{} finding{} ({})", r.findings, r.findings == 1 ? "" : "s", checks);
+    }
+    r.details = nlohmann::json::parse(analyzers::format_json(audits), nullptr, false);
+    if (job.task.gates.audit_fail_on) r.gate_failed = analyzers::reaches(audits, *job.task.gates.audit_fail_on);
+    return r;
+  };
+#else
+  return {};
+#endif
+}
+
+// Loads FILE into a plan: the file's plan, or its tasks under the baseline agent.
+std::optional<model::Plan> load_plan(const EvalArgs& a) {
+  lang::SourceManager sources;
+  lang::DiagnosticEngine diags(sources);
+  auto loaded = lang::load_file(a.file, diags);
+  diags.print(std::cerr, isatty(2) != 0);
+  if (!loaded) return std::nullopt;
+  if (loaded->plans.size() > 1) {
+    std::cerr << "kta eval: " << a.file << " holds " << loaded->plans.size()
+              << " plans; put one plan per file\n";
+    return std::nullopt;
+  }
+  model::Plan plan;
+  if (!loaded->plans.empty()) {
+    plan = loaded->plans.front();
+  } else if (!loaded->tasks.empty()) {
+    plan = engine::plan_for_task(loaded->tasks.front(), fs::absolute("runs") / loaded->tasks.front().name);
+    for (size_t i = 1; i < loaded->tasks.size(); ++i) plan.tasks.push_back(loaded->tasks[i]);
+  } else {
+    std::cerr << "kta eval: " << a.file << " holds no task and no plan\n";
+    return std::nullopt;
+  }
+  if (!a.output.empty()) plan.output = fs::absolute(a.output);
+  if (plan.output.empty()) plan.output = fs::absolute("runs") / plan.name;
+  return plan;
+}
+
+// Without --resume a run folder starts fresh; its earlier results are replaced, not mixed in.
+void clear_previous(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::exists(dir / "results.db", ec)) return;
+  std::cerr << "kta eval: replacing the previous results in " << dir.string()
+            << " (use --resume to continue them)\n";
+  for (const char* f : {"results.db", "results.db-wal", "results.db-shm", "results.json",
+                        "results.csv", "summary.md"}) {
+    fs::remove(dir / f, ec);
+  }
+  fs::remove_all(dir / "work", ec);
+}
+
+int run_eval(const EvalArgs& a) {
+  auto source = load_plan(a);
+  if (!source) return 1;
+  std::string why;
+  std::string device_spec;
+  try {
+    device_spec = engine::resolve_device_spec(a.device.empty() ? source->device : a.device, &why);
+  } catch (const std::exception& e) {
+    std::cerr << "kta eval: " << e.what() << "\n";
+    return 2;
+  }
+  if (!why.empty()) std::cerr << "kta eval: device " << device_spec << ": " << why << "\n";
+
+  engine::PlanOptions po;
+  po.only = a.only;
+  if (a.seeds > 0) po.seeds = a.seeds;
+  po.quick = a.quick;
+  po.device = device_spec;
+  po.debug = a.debug_passes ? &std::cerr : nullptr;
+  if (a.explain) {
+    po.secret = new_secret();
+    engine::explain(engine::compile_plan(*source, po), std::cout);
+    return 0;
+  }
+  if (!a.resume) clear_previous(source->output);
+  auto store = engine::ResultStore::open(source->output);
+  auto previous = store->run_info();
+  // The secret is drawn once per run and kept only in the run's database.
+  po.secret = previous && !previous->secret.empty() ? previous->secret : new_secret();
+  engine::Plan plan = engine::compile_plan(*source, po);
+  if (previous && previous->plan_hash != plan.hash) {
+    std::cerr << "kta eval: the plan changed since this run started; steps whose inputs are "
+                 "unchanged are kept, the others run\n";
+  }
+  engine::RunInfo info;
+  info.plan_hash = plan.hash;
+  info.plan_name = plan.name;
+  info.device = device_spec;
+  info.kta_version = KTA_VERSION;
+  info.started = previous ? previous->started : now_iso();
+  info.secret = po.secret;
+  store->set_run_info(info);
+
+  size_t total = 0;
+  for (const auto& j : plan.jobs) total += j.steps.size();
+  bool tty = isatty(2) != 0;
+  auto progress = engine::make_progress(stderr, tty, total);
+  engine::ExecuteOptions eo;
+  eo.jobs = a.jobs;
+  eo.cache_dir = engine::default_cache_dir();
+  eo.progress = progress.get();
+  eo.audit = audit_hook();
+  eo.make_device = [device_spec](const std::string&) {
+    return engine::make_isolated_device(device_spec, engine::DeviceOptions{});
+  };
+  auto outcomes = engine::execute(plan, *store, eo);
+  engine::RunScore score = engine::score(outcomes);
+  info.secret.clear();
+  engine::write_results_json(plan.output / "results.json", info, outcomes, score);
+  engine::write_results_csv(plan.output / "results.csv", outcomes);
+  engine::write_summary_md(plan.output / "summary.md", info, outcomes, score);
+  if (a.json) {
+    std::cout << engine::results_json_text(info, outcomes, score) << "\n";
+  } else {
+    std::cout << engine::format_summary(outcomes, score);
+    std::cout << "results: " << (plan.output / "results.json").string() << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
 
 void add_eval_command(CLI::App& app, CliState& state) {
-  auto* cmd = app.add_subcommand("eval", "(not built yet)");
-  cmd->allow_extras();
-  cmd->callback([&state] {
-    std::fputs("kta eval: not implemented in this build\n", stderr);
-    state.exit_code = 2;
+  auto args = std::make_shared<EvalArgs>();
+  auto* cmd = app.add_subcommand("eval", "evaluate a plan (or a task's baseline) end to end");
+  cmd->add_option("file", args->file, "a plan or task .kta file (or a folder holding one)")->required();
+  cmd->add_option("--device", args->device, "cpu | hip | hip:N | auto (default: the plan's)");
+  cmd->add_option("--jobs,-j", args->jobs, "tasks evaluated in parallel")->check(CLI::Range(1, 256));
+  cmd->add_option("--output,-o", args->output, "run folder (default: the plan's output)");
+  cmd->add_flag("--resume", args->resume, "continue the run in the output folder; finished steps are kept");
+  cmd->add_option("--only", args->only, "evaluate only this task (repeatable)");
+  cmd->add_flag("--json", args->json, "print results.json to stdout instead of the table");
+  cmd->add_option("--seeds", args->seeds, "input seeds per shape point (overrides the tasks')")
+      ->check(CLI::Range(1, 1000));
+  cmd->add_flag("--quick", args->quick, "short timing (3-7 samples, 150 ms budget per shape), for CI");
+  cmd->add_flag("--explain", args->explain, "print the compiled plan and exit without running");
+  cmd->add_flag("--debug-passes", args->debug_passes, "dump the plan after each compiler pass to stderr");
+  cmd->callback([args, &state] {
+    try {
+      state.exit_code = run_eval(*args);
+    } catch (const engine::PlanError& e) {
+      std::cerr << "kta eval: " << e.what() << "\n";
+      state.exit_code = 2;
+    } catch (const std::exception& e) {
+      std::cerr << "kta eval: " << e.what() << "\n";
+      state.exit_code = 1;
+    }
   });
 }
 

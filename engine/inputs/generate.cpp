@@ -20,12 +20,15 @@ using model::DType;
 
 namespace {
 
-// One distribution: its arguments with defaults (NaN: required), a validity check, and the
-// value of element i from that element's Philox block.
+// A distribution's resolved arguments, in declaration order.
+using Args = std::vector<double>;
+
+// One distribution: its arguments with defaults (NaN: required), a validity check, and a fill of
+// elements [begin, end) into `out[0 .. end-begin)`.
 struct Generator {
   std::vector<std::pair<std::string, double>> args;
-  void (*check)(const Distribution&, const std::map<std::string, double>&, DType, size_t numel);
-  double (*draw)(const std::map<std::string, double>&, const PhiloxCounter&, uint64_t index);
+  void (*check)(const Distribution&, const Args&, DType, size_t numel);
+  void (*fill)(const Args&, uint64_t key, size_t begin, size_t end, double* out);
 };
 
 constexpr double kRequired = std::numeric_limits<double>::quiet_NaN();
@@ -41,11 +44,16 @@ bool is_integer_dtype(DType t) {
 
 std::pair<double, double> integer_range(DType t) {
   switch (t) {
-    case DType::i8: return {-128, 127};
-    case DType::u8: return {0, 255};
-    case DType::boolean: return {0, 1};
-    case DType::i32: return {-2147483648.0, 2147483647.0};
-    default: return {-0x1p63, 0x1p63};
+    case DType::i8:
+      return {-128, 127};
+    case DType::u8:
+      return {0, 255};
+    case DType::boolean:
+      return {0, 1};
+    case DType::i32:
+      return {-2147483648.0, 2147483647.0};
+    default:
+      return {-0x1p63, 0x1p63};
   }
 }
 
@@ -61,93 +69,131 @@ void check_fits(const Distribution& d, DType t, double lo, double hi) {
 
 bool integral(double v) { return std::isfinite(v) && std::floor(v) == v; }
 
-double u01(const PhiloxCounter& w) { return uniform_open01(w[0], w[1]); }
+// Elements 2k and 2k+1 share Philox block k: each block's 128 bits make two values (two
+// 52-bit uniforms, or one Box-Muller pair). Element i still depends only on (key, i / 2).
+template <class Pair>
+void fill_pairs(uint64_t key, size_t begin, size_t end, double* out, Pair pair) {
+  for (size_t i = begin; i < end;) {
+    auto [v0, v1] = pair(philox_block(key, i >> 1));
+    if ((i & 1) == 0) {
+      out[i - begin] = v0;
+      if (i + 1 < end) out[i + 1 - begin] = v1;
+      i += 2;
+    } else {
+      out[i - begin] = v1;
+      i += 1;
+    }
+  }
+}
+
+std::pair<double, double> two_uniforms(const PhiloxCounter& w) {
+  return {uniform_open01(w[0], w[1]), uniform_open01(w[2], w[3])};
+}
 
 const std::map<std::string, Generator>& generators() {
   static const std::map<std::string, Generator> table = {
       {"normal",
        {{{"mean", 0.0}, {"std", 1.0}},
-        [](const Distribution& d, const auto& a, DType, size_t) {
-          if (!(a.at("std") >= 0)) bad(d, fmt::format("std ({}) must be >= 0", a.at("std")));
+        [](const Distribution& d, const Args& a, DType, size_t) {
+          if (!(a[1] >= 0)) bad(d, fmt::format("std ({}) must be >= 0", a[1]));
         },
-        [](const auto& a, const PhiloxCounter& w, uint64_t) {
-          // Box-Muller on two uniforms of the same block; open (0, 1) keeps log finite.
-          double r = std::sqrt(-2.0 * portable::log(uniform_open01(w[0], w[1])));
-          double z = r * portable::cos_2pi(uniform_open01(w[2], w[3]));
-          return a.at("mean") + a.at("std") * z;
+        [](const Args& a, uint64_t key, size_t begin, size_t end, double* out) {
+          double mean = a[0], sd = a[1];
+          fill_pairs(key, begin, end, out, [=](const PhiloxCounter& w) {
+            // Box-Muller; the open interval keeps log finite.
+            auto [u1, u2] = two_uniforms(w);
+            double r = std::sqrt(-2.0 * portable::log(u1));
+            return std::pair{mean + sd * (r * portable::cos_2pi(u2)),
+                             mean + sd * (r * portable::sin_2pi(u2))};
+          });
         }}},
       {"uniform",
        {{{"lo", 0.0}, {"hi", 1.0}},
-        [](const Distribution& d, const auto& a, DType, size_t) {
-          if (!(a.at("lo") < a.at("hi")))
-            bad(d, fmt::format("lo ({}) must be < hi ({})", a.at("lo"), a.at("hi")));
+        [](const Distribution& d, const Args& a, DType, size_t) {
+          if (!(a[0] < a[1])) bad(d, fmt::format("lo ({}) must be < hi ({})", a[0], a[1]));
         },
-        [](const auto& a, const PhiloxCounter& w, uint64_t) {
-          return a.at("lo") + (a.at("hi") - a.at("lo")) * u01(w);
+        [](const Args& a, uint64_t key, size_t begin, size_t end, double* out) {
+          double lo = a[0], width = a[1] - a[0];
+          fill_pairs(key, begin, end, out, [=](const PhiloxCounter& w) {
+            auto [u1, u2] = two_uniforms(w);
+            return std::pair{lo + width * u1, lo + width * u2};
+          });
         }}},
       {"integers",  // uniform integers in [lo, hi)
        {{{"lo", 0.0}, {"hi", kRequired}},
-        [](const Distribution& d, const auto& a, DType t, size_t) {
-          double lo = a.at("lo"), hi = a.at("hi");
+        [](const Distribution& d, const Args& a, DType t, size_t) {
+          double lo = a[0], hi = a[1];
           if (!integral(lo) || !integral(hi))
             bad(d, fmt::format("lo ({}) and hi ({}) must be integers", lo, hi));
           if (!(lo < hi)) bad(d, fmt::format("lo ({}) must be < hi ({})", lo, hi));
           if (hi - lo > 0x1p53) bad(d, "range wider than 2^53");
           check_fits(d, t, lo, hi - 1);
         },
-        [](const auto& a, const PhiloxCounter& w, uint64_t) {
-          auto range = static_cast<uint64_t>(a.at("hi") - a.at("lo"));
-          uint64_t bits = (uint64_t{w[0]} << 32) | w[1];
-          auto pick = static_cast<uint64_t>((static_cast<unsigned __int128>(bits) * range) >> 64);
-          return a.at("lo") + static_cast<double>(pick);
+        [](const Args& a, uint64_t key, size_t begin, size_t end, double* out) {
+          double lo = a[0];
+          auto range = static_cast<uint64_t>(a[1] - a[0]);
+          auto pick = [range](uint32_t hi, uint32_t lo32) {  // multiply-shift: no modulo bias
+            uint64_t bits = (uint64_t{hi} << 32) | lo32;
+            return static_cast<double>(
+                static_cast<uint64_t>((static_cast<unsigned __int128>(bits) * range) >> 64));
+          };
+          fill_pairs(key, begin, end, out, [=](const PhiloxCounter& w) {
+            return std::pair{lo + pick(w[0], w[1]), lo + pick(w[2], w[3])};
+          });
         }}},
       {"bernoulli",  // 1 with probability p, else 0
        {{{"p", 0.5}},
-        [](const Distribution& d, const auto& a, DType, size_t) {
-          if (!(a.at("p") >= 0 && a.at("p") <= 1))
-            bad(d, fmt::format("p ({}) must be in [0, 1]", a.at("p")));
+        [](const Distribution& d, const Args& a, DType, size_t) {
+          if (!(a[0] >= 0 && a[0] <= 1)) bad(d, fmt::format("p ({}) must be in [0, 1]", a[0]));
         },
-        [](const auto& a, const PhiloxCounter& w, uint64_t) {
-          return u01(w) < a.at("p") ? 1.0 : 0.0;
+        [](const Args& a, uint64_t key, size_t begin, size_t end, double* out) {
+          double p = a[0];
+          fill_pairs(key, begin, end, out, [=](const PhiloxCounter& w) {
+            auto [u1, u2] = two_uniforms(w);
+            return std::pair{u1 < p ? 1.0 : 0.0, u2 < p ? 1.0 : 0.0};
+          });
         }}},
       {"ones",
        {{},
-        [](const Distribution&, const auto&, DType, size_t) {},
-        [](const auto&, const PhiloxCounter&, uint64_t) { return 1.0; }}},
+        [](const Distribution&, const Args&, DType, size_t) {},
+        [](const Args&, uint64_t, size_t begin, size_t end, double* out) {
+          std::fill(out, out + (end - begin), 1.0);
+        }}},
       {"zeros",
        {{},
-        [](const Distribution&, const auto&, DType, size_t) {},
-        [](const auto&, const PhiloxCounter&, uint64_t) { return 0.0; }}},
+        [](const Distribution&, const Args&, DType, size_t) {},
+        [](const Args&, uint64_t, size_t begin, size_t end, double* out) {
+          std::fill(out, out + (end - begin), 0.0);
+        }}},
       {"constant",
        {{{"value", kRequired}},
-        [](const Distribution& d, const auto& a, DType t, size_t) {
-          check_fits(d, t, a.at("value"), a.at("value"));
-        },
-        [](const auto& a, const PhiloxCounter&, uint64_t) { return a.at("value"); }}},
+        [](const Distribution& d, const Args& a, DType t, size_t) { check_fits(d, t, a[0], a[0]); },
+        [](const Args& a, uint64_t, size_t begin, size_t end, double* out) {
+          std::fill(out, out + (end - begin), a[0]);
+        }}},
       {"arange",  // start, start + step, start + 2 step, ...
        {{{"start", 0.0}, {"step", 1.0}},
-        [](const Distribution& d, const auto& a, DType t, size_t numel) {
+        [](const Distribution& d, const Args& a, DType t, size_t numel) {
           if (numel == 0) return;
-          double last = a.at("start") + a.at("step") * static_cast<double>(numel - 1);
-          check_fits(d, t, std::min(a.at("start"), last), std::max(a.at("start"), last));
+          double last = a[0] + a[1] * static_cast<double>(numel - 1);
+          check_fits(d, t, std::min(a[0], last), std::max(a[0], last));
         },
-        [](const auto& a, const PhiloxCounter&, uint64_t i) {
-          return a.at("start") + a.at("step") * static_cast<double>(i);
+        [](const Args& a, uint64_t, size_t begin, size_t end, double* out) {
+          for (size_t i = begin; i < end; ++i)
+            out[i - begin] = a[0] + a[1] * static_cast<double>(i);
         }}},
   };
   return table;
 }
 
-bool needs_random(const std::string& name) {
-  return name == "normal" || name == "uniform" || name == "integers" || name == "bernoulli";
-}
-
 // The distribution's arguments with defaults filled in and unknown or missing ones named.
-std::map<std::string, double> resolve_args(const Distribution& d, const Generator& g) {
-  std::map<std::string, double> out;
-  for (const auto& [name, def] : g.args) out[name] = def;
+Args resolve_args(const Distribution& d, const Generator& g) {
+  Args out;
+  for (const auto& [name, def] : g.args) out.push_back(def);
   for (const auto& [name, value] : d.args) {
-    if (!out.count(name)) {
+    auto it =
+        std::find_if(g.args.begin(), g.args.end(), [&](const auto& a) { return a.first == name; });
+    if (it == g.args.end()) {
       std::vector<std::string> names;
       for (const auto& a : g.args) names.push_back(a.first);
       bad(d, names.empty() ? fmt::format("takes no arguments, got '{}'", name)
@@ -155,10 +201,10 @@ std::map<std::string, double> resolve_args(const Distribution& d, const Generato
                                          fmt::join(names, ", ")));
     }
     if (!std::isfinite(value)) bad(d, fmt::format("argument '{}' is not finite", name));
-    out[name] = value;
+    out[static_cast<size_t>(it - g.args.begin())] = value;
   }
-  for (const auto& [name, value] : out)
-    if (std::isnan(value)) bad(d, fmt::format("missing argument '{}'", name));
+  for (size_t k = 0; k < out.size(); ++k)
+    if (std::isnan(out[k])) bad(d, fmt::format("missing argument '{}'", g.args[k].first));
   return out;
 }
 
@@ -196,11 +242,14 @@ const std::vector<std::string>& known_distributions() {
 void generate_slice(HostTensor& out, const Distribution& dist, uint64_t key, size_t begin,
                     size_t end) {
   const Generator& g = find_generator(dist);
-  auto args = resolve_args(dist, g);
-  bool random = needs_random(dist.name);
-  PhiloxCounter none{};
-  for (size_t i = begin; i < end; ++i)
-    set_element(out, i, g.draw(args, random ? philox_block(key, i) : none, i));
+  Args args = resolve_args(dist, g);
+  constexpr size_t kChunk = 4096;  // doubles per pass: stays in L1
+  double buf[kChunk];
+  for (size_t b = begin; b < end; b += kChunk) {
+    size_t e = std::min(end, b + kChunk);
+    g.fill(args, key, b, e, buf);
+    store_elements(out, b, e - b, buf);
+  }
 }
 
 HostTensor generate_input(const model::Tensor& tensor, const std::vector<int64_t>& shape,

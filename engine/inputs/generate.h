@@ -1,6 +1,9 @@
 // Deterministic input generation: element i of a tensor is a pure function of (task, shape
-// point, seed, tensor name, i), drawn through Philox4x32-10 from counter i. Same bytes on every
-// device, every run, every thread split.
+// point, seed, tensor name, i), drawn through Philox4x32-10 from counter i / 2 (each 128-bit
+// block yields two values: two uniforms, or a Box-Muller pair). Values are computed in double
+// with portable arithmetic (engine/inputs/portable_math.h), then converted to the dtype (f16 and
+// bf16 through float, rounding to nearest even). Same bytes on every device, run, platform and
+// thread split.
 #pragma once
 
 #include <cstdint>

@@ -25,7 +25,7 @@ uint16_t float_to_f16(float f) {
     return static_cast<uint16_t>(sign | 0x7e00 | ((absx >> 13) & 0x3ff));
   if (absx >= 0x477ff000) return sign | 0x7c00;  // >= 65520 rounds to Inf
   uint32_t exp = absx >> 23;
-  if (exp < 113) {  // below 2^-14: a half subnormal (or zero)
+  if (exp < 113) {              // below 2^-14: a half subnormal (or zero)
     if (exp == 0) return sign;  // float subnormals are far below half's smallest subnormal
     uint32_t mant = (absx & 0x7fffff) | 0x800000;
     int shift = 126 - static_cast<int>(exp);  // value * 2^24 = mant >> shift

@@ -16,29 +16,42 @@ using model::DType;
 size_t dtype_size(DType dtype) {
   switch (dtype) {
     case DType::f16:
-    case DType::bf16: return 2;
+    case DType::bf16:
+      return 2;
     case DType::f32:
-    case DType::i32: return 4;
+    case DType::i32:
+      return 4;
     case DType::f64:
-    case DType::i64: return 8;
+    case DType::i64:
+      return 8;
     case DType::i8:
     case DType::u8:
-    case DType::boolean: return 1;
+    case DType::boolean:
+      return 1;
   }
   return 0;
 }
 
 const char* dtype_name(DType dtype) {
   switch (dtype) {
-    case DType::f16: return "f16";
-    case DType::bf16: return "bf16";
-    case DType::f32: return "f32";
-    case DType::f64: return "f64";
-    case DType::i8: return "i8";
-    case DType::i32: return "i32";
-    case DType::i64: return "i64";
-    case DType::u8: return "u8";
-    case DType::boolean: return "bool";
+    case DType::f16:
+      return "f16";
+    case DType::bf16:
+      return "bf16";
+    case DType::f32:
+      return "f32";
+    case DType::f64:
+      return "f64";
+    case DType::i8:
+      return "i8";
+    case DType::i32:
+      return "i32";
+    case DType::i64:
+      return "i64";
+    case DType::u8:
+      return "u8";
+    case DType::boolean:
+      return "bool";
   }
   return "?";
 }
@@ -93,30 +106,131 @@ I to_integer(double v) {
 
 double element_as_double(const HostTensor& t, size_t i) {
   switch (t.dtype) {
-    case DType::f16: return f16_to_float(load<uint16_t>(t, i));
-    case DType::bf16: return bf16_to_float(load<uint16_t>(t, i));
-    case DType::f32: return load<float>(t, i);
-    case DType::f64: return load<double>(t, i);
-    case DType::i8: return load<int8_t>(t, i);
-    case DType::i32: return load<int32_t>(t, i);
-    case DType::i64: return static_cast<double>(load<int64_t>(t, i));
-    case DType::u8: return load<uint8_t>(t, i);
-    case DType::boolean: return load<uint8_t>(t, i);  // raw: a byte other than 0/1 is garbage
+    case DType::f16:
+      return f16_to_float(load<uint16_t>(t, i));
+    case DType::bf16:
+      return bf16_to_float(load<uint16_t>(t, i));
+    case DType::f32:
+      return load<float>(t, i);
+    case DType::f64:
+      return load<double>(t, i);
+    case DType::i8:
+      return load<int8_t>(t, i);
+    case DType::i32:
+      return load<int32_t>(t, i);
+    case DType::i64:
+      return static_cast<double>(load<int64_t>(t, i));
+    case DType::u8:
+      return load<uint8_t>(t, i);
+    case DType::boolean:
+      return load<uint8_t>(t, i);  // raw: a byte other than 0/1 is garbage
   }
   return 0;
 }
 
 void set_element(HostTensor& t, size_t i, double v) {
   switch (t.dtype) {
-    case DType::f16: store(t, i, float_to_f16(static_cast<float>(v))); break;
-    case DType::bf16: store(t, i, float_to_bf16(static_cast<float>(v))); break;
-    case DType::f32: store(t, i, static_cast<float>(v)); break;
-    case DType::f64: store(t, i, v); break;
-    case DType::i8: store(t, i, to_integer<int8_t>(v)); break;
-    case DType::i32: store(t, i, to_integer<int32_t>(v)); break;
-    case DType::i64: store(t, i, to_integer<int64_t>(v)); break;
-    case DType::u8: store(t, i, to_integer<uint8_t>(v)); break;
-    case DType::boolean: store(t, i, static_cast<uint8_t>(v != 0 ? 1 : 0)); break;
+    case DType::f16:
+      store(t, i, float_to_f16(static_cast<float>(v)));
+      break;
+    case DType::bf16:
+      store(t, i, float_to_bf16(static_cast<float>(v)));
+      break;
+    case DType::f32:
+      store(t, i, static_cast<float>(v));
+      break;
+    case DType::f64:
+      store(t, i, v);
+      break;
+    case DType::i8:
+      store(t, i, to_integer<int8_t>(v));
+      break;
+    case DType::i32:
+      store(t, i, to_integer<int32_t>(v));
+      break;
+    case DType::i64:
+      store(t, i, to_integer<int64_t>(v));
+      break;
+    case DType::u8:
+      store(t, i, to_integer<uint8_t>(v));
+      break;
+    case DType::boolean:
+      store(t, i, static_cast<uint8_t>(v != 0 ? 1 : 0));
+      break;
+  }
+}
+
+namespace {
+
+template <class T, class F>
+void load_loop(const HostTensor& t, size_t begin, size_t n, double* out, F widen) {
+  const std::byte* p = t.bytes.data() + begin * sizeof(T);
+  for (size_t k = 0; k < n; ++k) {
+    T v;
+    std::memcpy(&v, p + k * sizeof(T), sizeof(T));
+    out[k] = widen(v);
+  }
+}
+
+template <class T, class F>
+void store_loop(HostTensor& t, size_t begin, size_t n, const double* values, F narrow) {
+  std::byte* p = t.bytes.data() + begin * sizeof(T);
+  for (size_t k = 0; k < n; ++k) {
+    T v = narrow(values[k]);
+    std::memcpy(p + k * sizeof(T), &v, sizeof(T));
+  }
+}
+
+}  // namespace
+
+void load_elements(const HostTensor& t, size_t begin, size_t n, double* out) {
+  auto same = [](auto v) { return static_cast<double>(v); };
+  switch (t.dtype) {
+    case DType::f16:
+      return load_loop<uint16_t>(t, begin, n, out,
+                                 [](uint16_t h) { return double{f16_to_float(h)}; });
+    case DType::bf16:
+      return load_loop<uint16_t>(t, begin, n, out,
+                                 [](uint16_t b) { return double{bf16_to_float(b)}; });
+    case DType::f32:
+      return load_loop<float>(t, begin, n, out, same);
+    case DType::f64:
+      return load_loop<double>(t, begin, n, out, same);
+    case DType::i8:
+      return load_loop<int8_t>(t, begin, n, out, same);
+    case DType::i32:
+      return load_loop<int32_t>(t, begin, n, out, same);
+    case DType::i64:
+      return load_loop<int64_t>(t, begin, n, out, same);
+    case DType::u8:
+    case DType::boolean:
+      return load_loop<uint8_t>(t, begin, n, out, same);
+  }
+}
+
+void store_elements(HostTensor& t, size_t begin, size_t n, const double* values) {
+  switch (t.dtype) {
+    case DType::f16:
+      return store_loop<uint16_t>(t, begin, n, values,
+                                  [](double v) { return float_to_f16(static_cast<float>(v)); });
+    case DType::bf16:
+      return store_loop<uint16_t>(t, begin, n, values,
+                                  [](double v) { return float_to_bf16(static_cast<float>(v)); });
+    case DType::f32:
+      return store_loop<float>(t, begin, n, values, [](double v) { return static_cast<float>(v); });
+    case DType::f64:
+      return store_loop<double>(t, begin, n, values, [](double v) { return v; });
+    case DType::i8:
+      return store_loop<int8_t>(t, begin, n, values, to_integer<int8_t>);
+    case DType::i32:
+      return store_loop<int32_t>(t, begin, n, values, to_integer<int32_t>);
+    case DType::i64:
+      return store_loop<int64_t>(t, begin, n, values, to_integer<int64_t>);
+    case DType::u8:
+      return store_loop<uint8_t>(t, begin, n, values, to_integer<uint8_t>);
+    case DType::boolean:
+      return store_loop<uint8_t>(t, begin, n, values,
+                                 [](double v) { return static_cast<uint8_t>(v != 0 ? 1 : 0); });
   }
 }
 

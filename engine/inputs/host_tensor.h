@@ -36,6 +36,11 @@ double element_as_double(const HostTensor& t, size_t i);
 // f16/bf16/f32, truncation toward zero and saturation for integers, v != 0 for bool).
 void set_element(HostTensor& t, size_t i, double v);
 
+// Bulk forms of the two above for elements [begin, begin + n): one dtype dispatch per call
+// instead of per element (input generation and comparison of large tensors).
+void load_elements(const HostTensor& t, size_t begin, size_t n, double* out);
+void store_elements(HostTensor& t, size_t begin, size_t n, const double* values);
+
 // "f32[4096]", "bf16[16,8]" — for messages.
 std::string describe(const HostTensor& t);
 

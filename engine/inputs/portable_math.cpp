@@ -1,6 +1,8 @@
 #include "engine/inputs/portable_math.h"
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 namespace kta::engine::portable {
 
@@ -15,9 +17,15 @@ constexpr double kHalfPi = 1.57079632679489661923;
 // below 1e-19, far under an ulp.
 double sin_small(double x) {
   // Coefficients of x^3, x^5, ..., x^19 (alternating signs), innermost last.
-  static constexpr double c[] = {-1.0 / 6, 1.0 / 120, -1.0 / 5040, 1.0 / 362880,
-                                 -1.0 / 39916800, 1.0 / 6227020800, -1.0 / 1307674368000,
-                                 1.0 / 355687428096000, -1.0 / 121645100408832000};
+  static constexpr double c[] = {-1.0 / 6,
+                                 1.0 / 120,
+                                 -1.0 / 5040,
+                                 1.0 / 362880,
+                                 -1.0 / 39916800,
+                                 1.0 / 6227020800,
+                                 -1.0 / 1307674368000,
+                                 1.0 / 355687428096000,
+                                 -1.0 / 121645100408832000};
   double x2 = x * x;
   double p = c[8];
   for (int k = 7; k >= 0; --k) p = c[k] + x2 * p;
@@ -26,9 +34,16 @@ double sin_small(double x) {
 
 double cos_small(double x) {
   // Coefficients of x^2, x^4, ..., x^20 (alternating signs), innermost last.
-  static constexpr double c[] = {-1.0 / 2, 1.0 / 24, -1.0 / 720, 1.0 / 40320, -1.0 / 3628800,
-                                 1.0 / 479001600, -1.0 / 87178291200, 1.0 / 20922789888000,
-                                 -1.0 / 6402373705728000, 1.0 / 2432902008176640000};
+  static constexpr double c[] = {-1.0 / 2,
+                                 1.0 / 24,
+                                 -1.0 / 720,
+                                 1.0 / 40320,
+                                 -1.0 / 3628800,
+                                 1.0 / 479001600,
+                                 -1.0 / 87178291200,
+                                 1.0 / 20922789888000,
+                                 -1.0 / 6402373705728000,
+                                 1.0 / 2432902008176640000};
   double x2 = x * x;
   double p = c[9];
   for (int k = 8; k >= 0; --k) p = c[k] + x2 * p;
@@ -51,18 +66,38 @@ void sincos_2pi(double t, double* s, double* c) {
     cr = sin_small(x);
   }
   switch (static_cast<int>(quadrant) & 3) {
-    case 0: *s = sr; *c = cr; break;
-    case 1: *s = cr; *c = -sr; break;
-    case 2: *s = -sr; *c = -cr; break;
-    default: *s = -cr; *c = sr; break;
+    case 0:
+      *s = sr;
+      *c = cr;
+      break;
+    case 1:
+      *s = cr;
+      *c = -sr;
+      break;
+    case 2:
+      *s = -sr;
+      *c = -cr;
+      break;
+    default:
+      *s = -cr;
+      *c = sr;
+      break;
   }
 }
 
 }  // namespace
 
 double log(double x) {
+  // x = m * 2^e with m in [0.5, 1), split from the bits (exact; frexp for subnormals).
   int e = 0;
-  double m = std::frexp(x, &e);  // exact: x = m * 2^e, m in [0.5, 1)
+  double m = 0;
+  uint64_t bits = std::bit_cast<uint64_t>(x);
+  if (auto biased = static_cast<int>(bits >> 52 & 0x7ff); biased != 0) {
+    e = biased - 1022;
+    m = std::bit_cast<double>((bits & 0x800fffffffffffffull) | 0x3fe0000000000000ull);
+  } else {
+    m = std::frexp(x, &e);
+  }
   if (m < kSqrtHalf) {
     m *= 2.0;
     --e;

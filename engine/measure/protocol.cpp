@@ -32,7 +32,8 @@ struct Series {
 std::optional<std::string> sample_into(Series& s, bool keep) {
   Sample x = s.take();
   if (!x.ok) return fmt::format("{} sample failed: {}", s.name, x.error);
-  if (!(x.seconds >= 0)) return fmt::format("{} sample returned an invalid time ({})", s.name, x.seconds);
+  if (!(x.seconds >= 0))
+    return fmt::format("{} sample returned an invalid time ({})", s.name, x.seconds);
   if (keep) s.seconds.push_back(x.seconds);
   return std::nullopt;
 }
@@ -69,8 +70,9 @@ StopState measure(std::vector<Series*> series, const model::Timing& timing,
     }
     if (quiet) {
       st.stopped_on_noise = true;
-      st.stop_reason = fmt::format("noise {:.2f}% <= {:.2f}% (or within one timer tick) after {} samples",
-                                   worst * 100, timing.max_noise * 100, n);
+      st.stop_reason =
+          fmt::format("noise {:.2f}% <= {:.2f}% (or within one timer tick) after {} samples",
+                      worst * 100, timing.max_noise * 100, n);
       return st;
     }
     if (n >= max_samples) {
@@ -81,8 +83,9 @@ StopState measure(std::vector<Series*> series, const model::Timing& timing,
     }
     if (clock() - start >= budget) {
       st.hit_budget = true;
-      st.stop_reason = fmt::format("time budget {:.3g} s spent after {} samples, noise {:.2f}% > {:.2f}%",
-                                   budget, n, worst * 100, timing.max_noise * 100);
+      st.stop_reason =
+          fmt::format("time budget {:.3g} s spent after {} samples, noise {:.2f}% > {:.2f}%",
+                      budget, n, worst * 100, timing.max_noise * 100);
       return st;
     }
   }
@@ -105,8 +108,7 @@ InterleavedProtocol::Outcome InterleavedProtocol::run(const std::function<Sample
   return out;
 }
 
-SingleProtocol::SingleProtocol(const model::Timing& timing, TimerResolution resolution,
-                               Clock clock)
+SingleProtocol::SingleProtocol(const model::Timing& timing, TimerResolution resolution, Clock clock)
     : timing_(timing), resolution_(resolution), clock_(std::move(clock)) {}
 
 SingleProtocol::Outcome SingleProtocol::run(const std::function<Sample()>& sample) const {

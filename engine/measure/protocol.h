@@ -2,6 +2,12 @@
 // summarize. The device does the timing (flush + events or steady clock); the protocol only
 // decides how many samples to take and in what order.
 //
+// Stopping rule, checked after each round once every series has `min_samples`: stop when every
+// series' relative noise (stdev/mean) is <= `max_noise`; else when a series reached
+// `max_samples`; else when the wall time since the first timed sample reached `budget_ns`. The
+// budget never cuts a series below `min_samples` (a worker's wall-time limit guards against a
+// kernel too slow for that); warmup samples are not kept and not charged to the budget.
+//
 // Noise floor: a sample quantized by the timer (a 3.8 µs kernel under a 0.5 µs-ish event timer)
 // can never reach 0.5% relative noise, however long it runs. When a series' stdev is at most one
 // timer tick, the protocol treats its noise as satisfied: more samples cannot improve it.

@@ -20,13 +20,19 @@ Json number(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
 template <class T>
 Json opt(const std::optional<T>& v) {
   if (!v) return nullptr;
-  if constexpr (std::is_floating_point_v<T>) return number(*v);
-  else return Json(*v);
+  if constexpr (std::is_floating_point_v<T>)
+    return number(*v);
+  else
+    return Json(*v);
 }
 
 Json stats_json(const Stats& s) {
-  return Json{{"n", s.n},          {"median", number(s.median)}, {"mean", number(s.mean)},
-              {"stdev", number(s.stdev)}, {"min", number(s.min)},       {"max", number(s.max)},
+  return Json{{"n", s.n},
+              {"median", number(s.median)},
+              {"mean", number(s.mean)},
+              {"stdev", number(s.stdev)},
+              {"min", number(s.min)},
+              {"max", number(s.max)},
               {"noise", number(s.noise)}};
 }
 
@@ -117,7 +123,9 @@ std::string csv_cell(const std::string& s) {
 std::string fixed(double v, int digits) {
   return std::isfinite(v) ? fmt::format("{:.{}f}", v, digits) : "-";
 }
-std::string speedup_text(double v) { return std::isfinite(v) && v > 0 ? fmt::format("{:.2f}x", v) : "-"; }
+std::string speedup_text(double v) {
+  return std::isfinite(v) && v > 0 ? fmt::format("{:.2f}x", v) : "-";
+}
 std::string percent(double v) { return std::isfinite(v) ? fmt::format("{:.1f}%", 100 * v) : "-"; }
 template <class T>
 std::string opt_text(const std::optional<T>& v, std::string (*f)(double)) {
@@ -145,8 +153,8 @@ std::vector<std::vector<std::string>> task_rows(std::span<const TaskOutcome> out
   return rows;
 }
 
-const std::vector<std::string> kTaskHeader = {"task", "agent", "rep", "status", "speedup",
-                                              "95% CI", "held-out", "reason"};
+const std::vector<std::string> kTaskHeader = {"task",    "agent",  "rep",      "status",
+                                              "speedup", "95% CI", "held-out", "reason"};
 
 std::vector<std::vector<std::string>> figure_rows(const ScoreSummary& s) {
   std::vector<std::vector<std::string>> rows = {
@@ -154,15 +162,18 @@ std::vector<std::vector<std::string>> figure_rows(const ScoreSummary& s) {
       {"compiled", std::to_string(s.compiled)},
       {"correct", fmt::format("{} ({})", s.correct, percent(s.correctness_rate))},
   };
-  for (const auto& [p, share] : s.fast_p) rows.push_back({fmt::format("fast_{}", p), percent(share)});
+  for (const auto& [p, share] : s.fast_p)
+    rows.push_back({fmt::format("fast_{}", p), percent(share)});
   rows.push_back({"geomean speedup (correct tasks)", opt_text(s.geomean_speedup, speedup_text)});
   rows.push_back({"held-out retention",
                   s.heldout_retention
                       ? fmt::format("{} ({} of {})", percent(*s.heldout_retention),
                                     std::lround(*s.heldout_retention * s.heldout_evaluated),
                                     s.heldout_evaluated)
-                                      : "-"});
-  rows.push_back({"speedup transfer", opt_text(s.speedup_transfer, +[](double v) { return fixed(v, 2); })});
+                      : "-"});
+  rows.push_back(
+      {"speedup transfer", opt_text(
+                               s.speedup_transfer, +[](double v) { return fixed(v, 2); })});
   rows.push_back({"AgentKernelArena score", fixed(s.aka_score, 1)});
   return rows;
 }
@@ -178,8 +189,10 @@ bool numeric_looking(const std::string& s) {
   if (s.empty() || s == "-") return false;
   size_t digits = 0;
   for (char c : s) {
-    if (c >= '0' && c <= '9') ++digits;
-    else if (std::string_view(".,+-x%eE[] ()").find(c) == std::string_view::npos) return false;
+    if (c >= '0' && c <= '9')
+      ++digits;
+    else if (std::string_view(".,+-x%eE[] ()").find(c) == std::string_view::npos)
+      return false;
   }
   return digits > 0;
 }
@@ -241,20 +254,21 @@ void write_results_csv(const std::filesystem::path& path, std::span<const TaskOu
   auto b = [](const std::optional<bool>& v) { return v ? std::string(*v ? "true" : "false") : ""; };
   auto num = [](double v) { return std::isfinite(v) ? fmt::format("{}", v) : std::string(); };
   for (const TaskOutcome& t : outcomes) {
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_cell(t.task),
-                       csv_cell(t.kind), csv_cell(t.agent), t.repeat, t.compiled, t.correct,
-                       t.fast_enough, num(t.speedup), num(t.speedup_lo), num(t.speedup_hi),
-                       b(t.baseline_heldout_correct), b(t.heldout_correct),
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                       csv_cell(t.task), csv_cell(t.kind), csv_cell(t.agent), t.repeat, t.compiled,
+                       t.correct, t.fast_enough, num(t.speedup), num(t.speedup_lo),
+                       num(t.speedup_hi), b(t.baseline_heldout_correct), b(t.heldout_correct),
                        t.heldout_speedup ? num(*t.heldout_speedup) : "", csv_cell(t.quadrant),
-                       num(aka_task_score(t)), num(t.agent_seconds), t.agent_exit,
-                       t.audit_findings, csv_cell(t.failure_reason));
+                       num(aka_task_score(t)), num(t.agent_seconds), t.agent_exit, t.audit_findings,
+                       csv_cell(t.failure_reason));
   }
   write_file(path, out);
 }
 
 void write_summary_md(const std::filesystem::path& path, const RunInfo& run,
                       std::span<const TaskOutcome> outcomes, const RunScore& score) {
-  std::string out = fmt::format("# kta run: {}\n\n", run.plan_name.empty() ? "(unnamed)" : run.plan_name);
+  std::string out =
+      fmt::format("# kta run: {}\n\n", run.plan_name.empty() ? "(unnamed)" : run.plan_name);
   out += fmt::format("- device: {}\n- started: {}\n- plan hash: `{}`\n- kta {}\n\n", run.device,
                      run.started, run.plan_hash,
                      run.kta_version.empty() ? std::string(KTA_VERSION) : run.kta_version);
@@ -266,15 +280,16 @@ void write_summary_md(const std::filesystem::path& path, const RunInfo& run,
       rows.push_back({kind, std::to_string(s.tasks), percent(s.correctness_rate),
                       opt_text(s.geomean_speedup, speedup_text),
                       opt_text(s.heldout_retention, percent),
-                      opt_text(s.speedup_transfer, +[](double v) { return fixed(v, 2); }),
+                      opt_text(
+                          s.speedup_transfer, +[](double v) { return fixed(v, 2); }),
                       fixed(s.aka_score, 1)});
-    out += "\n## By kind\n\n" +
-           md_table({"kind", "tasks", "correct", "geomean speedup", "held-out retention",
-                     "speedup transfer", "AKA score"},
-                    rows);
+    out += "\n## By kind\n\n" + md_table({"kind", "tasks", "correct", "geomean speedup",
+                                          "held-out retention", "speedup transfer", "AKA score"},
+                                         rows);
   }
-  out += "\nSpeedups are geometric means over visible shapes; the run's geomean is over correct "
-         "tasks only. Failed and crashed tasks count in every rate.\n";
+  out +=
+      "\nSpeedups are geometric means over visible shapes; the run's geomean is over correct "
+      "tasks only. Failed and crashed tasks count in every rate.\n";
   write_file(path, out);
 }
 

@@ -6,10 +6,14 @@ namespace kta::engine {
 
 const char* outcome_name(StepOutcome o) {
   switch (o) {
-    case StepOutcome::ok: return "ok";
-    case StepOutcome::fail: return "fail";
-    case StepOutcome::skip: return "skip";
-    case StepOutcome::error: return "error";
+    case StepOutcome::ok:
+      return "ok";
+    case StepOutcome::fail:
+      return "fail";
+    case StepOutcome::skip:
+      return "skip";
+    case StepOutcome::error:
+      return "error";
   }
   return "?";
 }

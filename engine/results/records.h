@@ -24,7 +24,7 @@ struct RunInfo {
 };
 
 enum class StepOutcome { ok, fail, skip, error };
-const char* outcome_name(StepOutcome o);                 // "ok" "fail" "skip" "error"
+const char* outcome_name(StepOutcome o);  // "ok" "fail" "skip" "error"
 std::optional<StepOutcome> parse_outcome(const std::string& s);
 
 // One finished step of the plan. `key` is the content hash of everything the step depends on,
@@ -32,11 +32,12 @@ std::optional<StepOutcome> parse_outcome(const std::string& s);
 struct StepRecord {
   std::string key;
   std::string task;
+  std::string task_hash;  // model::Task::content_hash of the task the step ran
   std::string agent;
   int repeat = 0;
-  std::string step;      // "prepare" "compile-baseline" "compile-candidate" "correctness" ...
+  std::string step;  // "prepare" "compile-baseline" "compile-candidate" "correctness" ...
   StepOutcome outcome = StepOutcome::ok;
-  std::string reason;    // why it failed or was skipped; empty when ok
+  std::string reason;  // why it failed or was skipped; empty when ok
   double wall_seconds = 0;
   std::string payload;   // JSON text, step-specific details
   std::string finished;  // ISO 8601 UTC; filled by the store when empty

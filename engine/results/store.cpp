@@ -27,7 +27,7 @@ CREATE TABLE IF NOT EXISTS step (
   key TEXT NOT NULL UNIQUE, task TEXT NOT NULL, agent TEXT NOT NULL, repeat INTEGER NOT NULL,
   step TEXT NOT NULL, outcome TEXT NOT NULL CHECK (outcome IN ('ok','fail','skip','error')),
   reason TEXT NOT NULL, wall_seconds REAL NOT NULL, payload TEXT NOT NULL, finished TEXT NOT NULL,
-  shape_count INTEGER NOT NULL);
+  shape_count INTEGER NOT NULL, task_hash TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS shape_result (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   step_key TEXT NOT NULL REFERENCES step(key) ON DELETE CASCADE,
@@ -45,8 +45,9 @@ CREATE TABLE IF NOT EXISTS sample (
 )sql";
 
 std::string now_iso() {
-  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}",
-                     fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
+  return fmt::format(
+      "{:%Y-%m-%dT%H:%M:%SZ}",
+      fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
 }
 
 // A prepared statement with bind helpers; finalizes itself.
@@ -64,12 +65,23 @@ class Stmt {
     check(sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
     return *this;
   }
-  Stmt& bind(int i, int64_t v) { check(sqlite3_bind_int64(s_, i, v)); return *this; }
-  Stmt& bind(int i, double v) { check(sqlite3_bind_double(s_, i, v)); return *this; }
-  Stmt& bind_null(int i) { check(sqlite3_bind_null(s_, i)); return *this; }
+  Stmt& bind(int i, int64_t v) {
+    check(sqlite3_bind_int64(s_, i, v));
+    return *this;
+  }
+  Stmt& bind(int i, double v) {
+    check(sqlite3_bind_double(s_, i, v));
+    return *this;
+  }
+  Stmt& bind_null(int i) {
+    check(sqlite3_bind_null(s_, i));
+    return *this;
+  }
   template <class T>
   Stmt& bind_opt(int i, const std::optional<T>& v) {
-    return v ? bind(i, static_cast<std::conditional_t<std::is_floating_point_v<T>, double, int64_t>>(*v))
+    return v ? bind(i,
+                    static_cast<std::conditional_t<std::is_floating_point_v<T>, double, int64_t>>(
+                        *v))
              : bind_null(i);
   }
 
@@ -86,7 +98,9 @@ class Stmt {
 
   std::string text(int c) const {
     auto* p = sqlite3_column_text(s_, c);
-    return p ? std::string(reinterpret_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(s_, c))) : "";
+    return p ? std::string(reinterpret_cast<const char*>(p),
+                           static_cast<size_t>(sqlite3_column_bytes(s_, c)))
+             : "";
   }
   int64_t i64(int c) const { return sqlite3_column_int64(s_, c); }
   double real(int c) const { return sqlite3_column_double(s_, c); }
@@ -102,9 +116,8 @@ class Stmt {
 
 // Stats without samples as JSON (samples go to the sample table).
 std::string stats_json(const Stats& s) {
-  return nlohmann::json{{"n", s.n},       {"median", s.median}, {"mean", s.mean},
-                        {"stdev", s.stdev}, {"min", s.min},       {"max", s.max},
-                        {"noise", s.noise}}
+  return nlohmann::json{{"n", s.n},     {"median", s.median}, {"mean", s.mean},  {"stdev", s.stdev},
+                        {"min", s.min}, {"max", s.max},       {"noise", s.noise}}
       .dump();
 }
 
@@ -121,6 +134,16 @@ Stats stats_from_json(const std::string& text) {
   return s;
 }
 
+// Stores written before a column existed get it added (with its default) on open.
+void add_column_if_missing(sqlite3* db, const char* table, const char* column, const char* decl) {
+  Stmt info(db,
+            fmt::format("SELECT 1 FROM pragma_table_info('{}') WHERE name = '{}'", table, column)
+                .c_str());
+  if (info.step()) return;
+  Stmt alter(db, fmt::format("ALTER TABLE {} ADD COLUMN {} {}", table, column, decl).c_str());
+  alter.step();
+}
+
 StepRecord read_step(const Stmt& q) {
   StepRecord r;
   r.key = q.text(0);
@@ -133,15 +156,17 @@ StepRecord read_step(const Stmt& q) {
   r.wall_seconds = q.real(7);
   r.payload = q.text(8);
   r.finished = q.text(9);
+  r.task_hash = q.text(10);
   return r;
 }
 
 constexpr const char* kStepColumns =
-    "key, task, agent, repeat, step, outcome, reason, wall_seconds, payload, finished";
+    "key, task, agent, repeat, step, outcome, reason, wall_seconds, payload, finished, task_hash";
 
 }  // namespace
 
-ResultStore::ResultStore(sqlite3* db, std::filesystem::path path) : db_(db), path_(std::move(path)) {}
+ResultStore::ResultStore(sqlite3* db, std::filesystem::path path)
+    : db_(db), path_(std::move(path)) {}
 
 ResultStore::~ResultStore() { sqlite3_close_v2(db_); }
 
@@ -157,11 +182,14 @@ void ResultStore::exec(const char* sql) const {
 std::unique_ptr<ResultStore> ResultStore::open(const std::filesystem::path& run_dir) {
   std::error_code ec;
   std::filesystem::create_directories(run_dir, ec);
-  if (ec) throw StoreError(fmt::format("cannot create run folder {}: {}", run_dir.string(), ec.message()));
+  if (ec)
+    throw StoreError(
+        fmt::format("cannot create run folder {}: {}", run_dir.string(), ec.message()));
   auto path = run_dir / "results.db";
   sqlite3* db = nullptr;
-  int rc = sqlite3_open_v2(path.c_str(), &db,
-                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
+  int rc =
+      sqlite3_open_v2(path.c_str(), &db,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
     sqlite3_close_v2(db);
@@ -177,12 +205,14 @@ std::unique_ptr<ResultStore> ResultStore::open(const std::filesystem::path& run_
   store->exec("BEGIN IMMEDIATE");
   try {
     store->exec(kSchema);
+    add_column_if_missing(db, "step", "task_hash", "TEXT NOT NULL DEFAULT ''");
     Stmt get(db, "SELECT value FROM meta WHERE key = 'schema_version'");
     if (get.step()) {
       int version = std::stoi(get.text(0));
       if (version > kSchemaVersion)
-        throw StoreError(fmt::format("results store {} has schema version {}, newer than this kta ({})",
-                                     path.string(), version, kSchemaVersion));
+        throw StoreError(
+            fmt::format("results store {} has schema version {}, newer than this kta ({})",
+                        path.string(), version, kSchemaVersion));
     } else {
       Stmt put(db, "INSERT INTO meta(key, value) VALUES ('schema_version', ?)");
       put.bind(1, std::to_string(kSchemaVersion)).step();
@@ -197,16 +227,18 @@ std::unique_ptr<ResultStore> ResultStore::open(const std::filesystem::path& run_
 
 std::optional<RunInfo> ResultStore::run_info() const {
   std::lock_guard lock(mutex_);
-  Stmt q(db_, "SELECT plan_hash, plan_name, device, kta_version, started, secret FROM run WHERE id = 1");
+  Stmt q(db_,
+         "SELECT plan_hash, plan_name, device, kta_version, started, secret FROM run WHERE id = 1");
   if (!q.step()) return std::nullopt;
   return RunInfo{q.text(0), q.text(1), q.text(2), q.text(3), q.text(4), q.text(5)};
 }
 
 void ResultStore::set_run_info(const RunInfo& info) {
   std::lock_guard lock(mutex_);
-  Stmt q(db_,
-         "INSERT OR REPLACE INTO run(id, plan_hash, plan_name, device, kta_version, started, secret) "
-         "VALUES (1, ?, ?, ?, ?, ?, ?)");
+  Stmt q(
+      db_,
+      "INSERT OR REPLACE INTO run(id, plan_hash, plan_name, device, kta_version, started, secret) "
+      "VALUES (1, ?, ?, ?, ?, ?, ?)");
   q.bind(1, info.plan_hash).bind(2, info.plan_name).bind(3, info.device).bind(4, info.kta_version);
   q.bind(5, info.started.empty() ? now_iso() : info.started).bind(6, info.secret);
   q.step();
@@ -227,33 +259,49 @@ void ResultStore::record_step(const StepRecord& step, const std::vector<ShapeRec
   try {
     Stmt del(db_, "DELETE FROM step WHERE key = ?");  // cascades to shapes and samples
     del.bind(1, step.key).step();
-    Stmt ins(db_, fmt::format("INSERT INTO step({}, shape_count) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                              kStepColumns).c_str());
+    Stmt ins(db_, fmt::format("INSERT INTO step({}, shape_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                              kStepColumns)
+                      .c_str());
     ins.bind(1, step.key).bind(2, step.task).bind(3, step.agent).bind(4, int64_t{step.repeat});
     ins.bind(5, step.step).bind(6, std::string(outcome_name(step.outcome))).bind(7, step.reason);
     ins.bind(8, step.wall_seconds).bind(9, step.payload.empty() ? std::string("{}") : step.payload);
     ins.bind(10, step.finished.empty() ? now_iso() : step.finished);
-    ins.bind(11, static_cast<int64_t>(shapes.size()));
+    ins.bind(11, step.task_hash).bind(12, static_cast<int64_t>(shapes.size()));
     ins.step();
 
-    Stmt shape(db_,
-               "INSERT INTO shape_result(step_key, ord, shape_set, point, point_json, seed, correct, "
-               "max_abs_error, max_rel_error, mismatches, first_bad_index, reason, speedup, "
-               "throughput, flop_rate, base_stats, cand_stats) "
-               "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    Stmt shape(
+        db_,
+        "INSERT INTO shape_result(step_key, ord, shape_set, point, point_json, seed, correct, "
+        "max_abs_error, max_rel_error, mismatches, first_bad_index, reason, speedup, "
+        "throughput, flop_rate, base_stats, cand_stats) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     Stmt sample(db_, "INSERT INTO sample(shape_id, side, ord, seconds) VALUES (?,?,?,?)");
     for (size_t i = 0; i < shapes.size(); ++i) {
       const ShapeRecord& s = shapes[i];
       shape.reset();
-      shape.bind(1, step.key).bind(2, static_cast<int64_t>(i)).bind(3, s.set).bind(4, shape_text(s.point));
+      shape.bind(1, step.key)
+          .bind(2, static_cast<int64_t>(i))
+          .bind(3, s.set)
+          .bind(4, shape_text(s.point));
       shape.bind(5, nlohmann::json(s.point).dump());
-      if (s.seed) shape.bind(6, static_cast<int64_t>(*s.seed)); else shape.bind_null(6);
+      if (s.seed)
+        shape.bind(6, static_cast<int64_t>(*s.seed));
+      else
+        shape.bind_null(6);
       shape.bind_opt(7, s.correct);
       shape.bind(8, s.max_abs_error).bind(9, s.max_rel_error);
-      shape.bind(10, static_cast<int64_t>(s.mismatches)).bind(11, s.first_bad_index).bind(12, s.reason);
+      shape.bind(10, static_cast<int64_t>(s.mismatches))
+          .bind(11, s.first_bad_index)
+          .bind(12, s.reason);
       shape.bind_opt(13, s.speedup).bind_opt(14, s.throughput).bind_opt(15, s.flop_rate);
-      if (s.baseline) shape.bind(16, stats_json(*s.baseline)); else shape.bind_null(16);
-      if (s.candidate) shape.bind(17, stats_json(*s.candidate)); else shape.bind_null(17);
+      if (s.baseline)
+        shape.bind(16, stats_json(*s.baseline));
+      else
+        shape.bind_null(16);
+      if (s.candidate)
+        shape.bind(17, stats_json(*s.candidate));
+      else
+        shape.bind_null(17);
       shape.step();
       int64_t id = sqlite3_last_insert_rowid(db_);
       auto samples = [&](const std::optional<Stats>& st, const std::string& side) {
@@ -284,10 +332,11 @@ std::vector<StepRecord> ResultStore::steps() const {
 
 std::vector<ShapeRecord> ResultStore::shapes(const std::string& step_key) const {
   std::lock_guard lock(mutex_);
-  Stmt q(db_,
-         "SELECT id, shape_set, point_json, seed, correct, max_abs_error, max_rel_error, mismatches, "
-         "first_bad_index, reason, speedup, throughput, flop_rate, base_stats, cand_stats "
-         "FROM shape_result WHERE step_key = ? ORDER BY ord");
+  Stmt q(
+      db_,
+      "SELECT id, shape_set, point_json, seed, correct, max_abs_error, max_rel_error, mismatches, "
+      "first_bad_index, reason, speedup, throughput, flop_rate, base_stats, cand_stats "
+      "FROM shape_result WHERE step_key = ? ORDER BY ord");
   q.bind(1, step_key);
   Stmt samples(db_, "SELECT seconds FROM sample WHERE shape_id = ? AND side = ? ORDER BY ord");
   auto load_samples = [&](int64_t id, const std::string& side) {

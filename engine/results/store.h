@@ -42,7 +42,7 @@ class ResultStore {
   // a key again replaces the earlier record.
   void record_step(const StepRecord& step, const std::vector<ShapeRecord>& shapes = {});
 
-  std::vector<StepRecord> steps() const;                       // in the order recorded
+  std::vector<StepRecord> steps() const;                               // in the order recorded
   std::vector<ShapeRecord> shapes(const std::string& step_key) const;  // samples restored
 
   // PRAGMA integrity_check == "ok".

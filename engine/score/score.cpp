@@ -53,7 +53,8 @@ ScoreSummary summarize_tasks(const std::vector<const TaskOutcome*>& tasks) {
   s.correctness_rate = s.correct / n;
   for (auto& [p, share] : s.fast_p) share /= n;
   if (!visible.empty()) s.geomean_speedup = geomean(visible);
-  if (s.heldout_evaluated > 0) s.heldout_retention = static_cast<double>(retained) / s.heldout_evaluated;
+  if (s.heldout_evaluated > 0)
+    s.heldout_retention = static_cast<double>(retained) / s.heldout_evaluated;
   if (!transfer_visible.empty())
     s.speedup_transfer = geomean(transfer_heldout) / geomean(transfer_visible);
   s.aka_score = aka_sum / n;

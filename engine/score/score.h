@@ -16,13 +16,13 @@ namespace kta::engine {
 // One task evaluated for one agent and repeat: what the executor concluded.
 struct TaskOutcome {
   std::string task;
-  std::string kind;   // "hip2hip" ...
+  std::string kind;  // "hip2hip" ...
   std::string agent;
   int repeat = 0;
-  bool compiled = false;     // candidate compiled (and its signature checked)
-  bool correct = false;      // visible correctness gate passed
-  bool fast_enough = false;  // performance gate passed (true when no gate is declared)
-  double speedup = 0;        // geomean over visible shapes (0 when not measured)
+  bool compiled = false;                  // candidate compiled (and its signature checked)
+  bool correct = false;                   // visible correctness gate passed
+  bool fast_enough = false;               // performance gate passed (true when no gate is declared)
+  double speedup = 0;                     // geomean over visible shapes (0 when not measured)
   double speedup_lo = 0, speedup_hi = 0;  // bootstrap CI
   std::optional<bool> baseline_heldout_correct;
   std::optional<bool> heldout_correct;
@@ -44,10 +44,11 @@ double aka_task_score(const TaskOutcome& t);
 // Figures over a set of tasks (a run or one kind).
 struct ScoreSummary {
   int tasks = 0, compiled = 0, correct = 0;
-  double correctness_rate = 0;       // correct / tasks
-  std::map<double, double> fast_p;   // p in {0, 1, 1.5, 2}: share of ALL tasks correct && speedup > p
-  std::optional<double> geomean_speedup;  // over correct tasks only; unset when none
-  int heldout_evaluated = 0;              // correct visible tasks with a held-out verdict
+  double correctness_rate = 0;  // correct / tasks
+  std::map<double, double>
+      fast_p;  // p in {0, 1, 1.5, 2}: share of ALL tasks correct && speedup > p
+  std::optional<double> geomean_speedup;    // over correct tasks only; unset when none
+  int heldout_evaluated = 0;                // correct visible tasks with a held-out verdict
   std::optional<double> heldout_retention;  // P(correct held-out | correct visible)
   std::optional<double> speedup_transfer;   // geomean(held-out) / geomean(visible), tasks with both
   std::map<std::string, int> quadrants;     // quadrant -> count

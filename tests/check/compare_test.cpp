@@ -90,7 +90,8 @@ TEST(Compare, MismatchFraction) {
   EXPECT_TRUE(compare(f32(got), f32(want), tol(0, 0, 0.03)).pass);
   CompareResult r = compare(f32(got), f32(want), tol(0, 0, 0.029));
   EXPECT_FALSE(r.pass);
-  EXPECT_EQ(r.reason, "3 of 100 elements outside tolerance (first at index 10: got 2, want 1); allowed 2");
+  EXPECT_EQ(r.reason,
+            "3 of 100 elements outside tolerance (first at index 10: got 2, want 1); allowed 2");
   EXPECT_EQ(r.mismatches, 3u);
 }
 
@@ -99,7 +100,8 @@ TEST(Compare, ShapeAndDtypeMismatch) {
   EXPECT_FALSE(r.pass);
   EXPECT_EQ(r.reason, "shape mismatch: got f32[2,2], want f32[4]");
   HostTensor h = HostTensor::zeros(DType::f16, {4});
-  EXPECT_EQ(compare(h, f32({0, 0, 0, 0}), tol(1, 1)).reason, "dtype mismatch: got f16[4], want f32[4]");
+  EXPECT_EQ(compare(h, f32({0, 0, 0, 0}), tol(1, 1)).reason,
+            "dtype mismatch: got f16[4], want f32[4]");
   HostTensor truncated = f32({1, 2});
   truncated.bytes.resize(4);
   EXPECT_FALSE(compare(truncated, f32({1, 2}), tol(1, 1)).pass);

@@ -12,7 +12,7 @@ namespace {
 
 using model::DType;
 
-const DType kAll[] = {DType::f16, DType::bf16, DType::f32, DType::f64, DType::i8,
+const DType kAll[] = {DType::f16, DType::bf16, DType::f32, DType::f64,    DType::i8,
                       DType::i32, DType::i64,  DType::u8,  DType::boolean};
 
 TEST(Poison, AlternatesByLaunch) {
@@ -27,7 +27,8 @@ TEST(Poison, FloatsBecomeNaNUnderBothPatterns) {
     for (Poison p : {Poison::nan, Poison::ones}) {
       HostTensor t = HostTensor::zeros(d, {5});
       apply_poison(t, p);
-      for (size_t i = 0; i < 5; ++i) EXPECT_TRUE(std::isnan(element_as_double(t, i))) << dtype_name(d);
+      for (size_t i = 0; i < 5; ++i)
+        EXPECT_TRUE(std::isnan(element_as_double(t, i))) << dtype_name(d);
     }
 }
 

@@ -67,6 +67,8 @@ class HipGpu : public ::testing::Test {
 };
 
 TEST_F(HipGpu, InfoDescribesTheGpu) {
+  std::string why;
+  EXPECT_GE(hip::hip_device_count(&why, KTA_HIP_PLUGIN_FILE), 1) << why;
   DeviceInfo i = dev_->info();
   EXPECT_EQ(i.kind, "hip");
   EXPECT_EQ(i.warp_size, 32);

@@ -44,13 +44,18 @@ TEST(HipPluginLoader, DefaultPathIsBesideTheRunningBinary) {
 
 TEST(HipPluginLoader, RealPluginLoadsOrExplainsWhyNot) {
   HipLoad l = load_hip_device({}, 0, KTA_HIP_PLUGIN_FILE);
+  std::string why;
+  int count = hip_device_count(&why, KTA_HIP_PLUGIN_FILE);
   if (!driver_present()) {
     // CI: the toolkit is installed, the driver is not.
     EXPECT_EQ(l.device, nullptr);
     EXPECT_EQ(l.error.rfind("hip device unavailable: no NVIDIA driver on this machine (libcuda.so.1 not found", 0), 0u)
         << l.error;
+    EXPECT_EQ(count, 0);
+    EXPECT_EQ(why, l.error);
     return;
   }
+  EXPECT_EQ(count > 0, l.device != nullptr) << why;
   // A driver: either a GPU comes up, or the reason says there is none.
   if (l.device == nullptr) {
     EXPECT_NE(l.error.find("GPU"), std::string::npos) << l.error;

@@ -10,7 +10,8 @@ namespace kta::engine {
 namespace {
 
 TEST(F16, ExactValuesRoundTrip) {
-  for (float v : {0.0f, 1.0f, -2.0f, 0.5f, 65504.0f, -65504.0f, 0x1p-14f, 0x1p-24f, 1.5f, 3.140625f})
+  for (float v :
+       {0.0f, 1.0f, -2.0f, 0.5f, 65504.0f, -65504.0f, 0x1p-14f, 0x1p-24f, 1.5f, 3.140625f})
     EXPECT_EQ(f16_to_float(float_to_f16(v)), v) << v;
 }
 

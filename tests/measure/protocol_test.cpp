@@ -26,7 +26,8 @@ struct Script {
   }
 };
 
-model::Timing timing(int warmup, int min_samples, int max_samples, double max_noise, double budget_s) {
+model::Timing timing(int warmup, int min_samples, int max_samples, double max_noise,
+                     double budget_s) {
   model::Timing t;
   t.warmup = warmup;
   t.min_samples = min_samples;
@@ -151,7 +152,8 @@ TEST(NoiseSatisfied, Rule) {
   EXPECT_FALSE(noise_satisfied(s, 0.005, {}));
   EXPECT_TRUE(noise_satisfied(s, 0.1, {}));
   EXPECT_TRUE(noise_satisfied(s, 0.005, {0.1}));
-  EXPECT_FALSE(noise_satisfied(summarize(std::vector<double>{1.0}), 1, {}));  // one sample says nothing
+  EXPECT_FALSE(
+      noise_satisfied(summarize(std::vector<double>{1.0}), 1, {}));  // one sample says nothing
 }
 
 }  // namespace

@@ -23,7 +23,8 @@ std::string slurp(const fs::path& p) {
 }
 
 struct Fixture {
-  RunInfo run{"hash42", "quickstart", "cpu (2 threads)", "0.1.0", "2026-01-02T03:04:05Z", "TOPSECRET"};
+  RunInfo run{"hash42", "quickstart",           "cpu (2 threads)",
+              "0.1.0",  "2026-01-02T03:04:05Z", "TOPSECRET"};
   std::vector<TaskOutcome> tasks;
   RunScore s;
 
@@ -106,8 +107,9 @@ TEST_F(ExportTest, CsvOneRowPerTaskWithQuoting) {
   for (std::string l; std::getline(ss, l);) lines.push_back(l);
   ASSERT_EQ(lines.size(), 3u);
   EXPECT_EQ(lines[0].substr(0, 40), "task,kind,agent,repeat,compiled,correct,");
-  EXPECT_EQ(lines[1],
-            "gelu,hip2hip,replay,0,true,true,true,2,1.9,2.1,true,false,,candidate regresses,320,0,0,0,");
+  EXPECT_EQ(
+      lines[1],
+      "gelu,hip2hip,replay,0,true,true,true,2,1.9,2.1,true,false,,candidate regresses,320,0,0,0,");
   EXPECT_EQ(lines[2],
             "softmax,hip2hip,replay,0,true,false,false,0,0,0,,,,,20,0,0,0,"
             "\"NaN at index 3 where the reference is 0.75, \"\"really\"\"\"");
@@ -138,8 +140,9 @@ TEST_F(ExportTest, UnwritablePathIsANamedError) {
 }
 
 TEST(FormatTable, AlignsTextLeftAndNumbersRight) {
-  std::string t = format_table({"task", "speedup", "note"},
-                               {{"gelu", "2.00x", "ok"}, {"softmax", "12.50x", "µs-scale"}, {"x", "-", ""}});
+  std::string t =
+      format_table({"task", "speedup", "note"},
+                   {{"gelu", "2.00x", "ok"}, {"softmax", "12.50x", "µs-scale"}, {"x", "-", ""}});
   EXPECT_EQ(t,
             "task     speedup  note\n"
             "-------  -------  --------\n"

@@ -34,6 +34,7 @@ StepRecord step(const std::string& key, StepOutcome outcome = StepOutcome::ok) {
   StepRecord s;
   s.key = key;
   s.task = "gelu";
+  s.task_hash = "th-" + key;
   s.agent = "replay";
   s.repeat = 1;
   s.step = "performance";
@@ -81,6 +82,7 @@ TEST_F(StoreTest, RoundTripsStepsShapesAndSamples) {
   StepRecord got;
   ASSERT_TRUE(store->step_done("k1", &got));
   EXPECT_EQ(got.task, "gelu");
+  EXPECT_EQ(got.task_hash, "th-k1");
   EXPECT_EQ(got.agent, "replay");
   EXPECT_EQ(got.repeat, 1);
   EXPECT_EQ(got.step, "performance");
@@ -161,6 +163,23 @@ TEST_F(StoreTest, UsesWalMode) {
   sqlite3_finalize(q);
   sqlite3_close(db);
   EXPECT_TRUE(fs::exists(dir_ / "results.db-wal"));
+}
+
+TEST_F(StoreTest, OpensAStoreWrittenBeforeTheTaskHashColumn) {
+  ResultStore::open(dir_)->record_step(step("k1"), {perf_shape(1, 2)});
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open((dir_ / "results.db").c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "ALTER TABLE step DROP COLUMN task_hash", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  auto store = ResultStore::open(dir_);
+  StepRecord got;
+  ASSERT_TRUE(store->step_done("k1", &got));
+  EXPECT_EQ(got.task_hash, "");
+  store->record_step(step("k2"));
+  ASSERT_TRUE(store->step_done("k2", &got));
+  EXPECT_EQ(got.task_hash, "th-k2");
+  EXPECT_TRUE(store->integrity_ok());
 }
 
 TEST_F(StoreTest, BadFolderOrFileIsANamedError) {

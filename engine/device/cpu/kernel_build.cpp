@@ -229,7 +229,7 @@ BuildResult build_module(const CompileRequest& req, const DeviceOptions& opts) {
   argv.insert(argv.end(), flags.begin(), flags.end());
   const std::string src_dir = req.source.parent_path().empty() ? std::string(".") : req.source.parent_path().string();
   const std::vector<std::string> tail = {"-I" + inc, "-iquote", src_dir, "-include", "hip/hip_runtime.h",
-                                         tu_path.string(), "-o", so_path.string(), runtime_library_path(),
+                                         tu_path.string(), "-x", "none", "-o", so_path.string(), runtime_library_path(),
                                          "-Wl,-rpath," + fs::path(runtime_library_path()).parent_path().string()};
   argv.insert(argv.end(), tail.begin(), tail.end());
   ProcessResult pr = run_process(argv, opts.compile_timeout_s);

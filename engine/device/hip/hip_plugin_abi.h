@@ -8,6 +8,7 @@
 #include "engine/device/device.h"
 
 #define KTA_HIP_PLUGIN_ENTRY "kta_hip_create_device"
+#define KTA_HIP_PLUGIN_COUNT_ENTRY "kta_hip_device_count"
 
 namespace kta::engine::hip {
 
@@ -24,3 +25,6 @@ inline constexpr unsigned long kPluginAbi =
 extern "C" typedef int (*kta_hip_create_device_fn)(unsigned long abi, const kta::engine::DeviceOptions* options,
                                                    int ordinal, kta::engine::Device** out, char* error,
                                                    size_t error_size);
+
+// The number of GPUs the runtime sees (no context is created), or -1 with the reason in error.
+extern "C" typedef int (*kta_hip_device_count_fn)(char* error, size_t error_size);

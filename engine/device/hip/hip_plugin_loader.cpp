@@ -35,14 +35,14 @@ fs::path hip_plugin_path() {
   return exe.parent_path() / "libkta_hip.so";
 }
 
-HipLoad load_hip_device(const DeviceOptions& options, int ordinal, const fs::path& plugin_arg) {
-  HipLoad out;
+// Opens the plugin and resolves `entry`; null with the reason in *error when that fails.
+static void* open_plugin_entry(const fs::path& plugin_arg, const char* entry, std::string* error) {
   const fs::path plugin = plugin_arg.empty() ? hip_plugin_path() : plugin_arg;
   std::error_code ec;
   if (!fs::exists(plugin, ec)) {
-    out.error = std::string(kPrefix) + "this kta was built without it (no " + plugin.string() +
-                "; configure with -DKTA_HIP_PLATFORM=nvidia or amd)";
-    return out;
+    *error = std::string(kPrefix) + "this kta was built without it (no " + plugin.string() +
+             "; configure with -DKTA_HIP_PLATFORM=nvidia or amd)";
+    return nullptr;
   }
   // dlerror is process-global state: one loader at a time reads it.
   static std::mutex mu;
@@ -52,14 +52,31 @@ HipLoad load_hip_device(const DeviceOptions& options, int ordinal, const fs::pat
   void* handle = dlopen(plugin.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* dl = dlerror();
-    out.error = explain_dlopen_error(plugin, dl ? dl : "unknown error");
-    return out;
+    *error = explain_dlopen_error(plugin, dl ? dl : "unknown error");
+    return nullptr;
   }
-  auto create = reinterpret_cast<kta_hip_create_device_fn>(dlsym(handle, KTA_HIP_PLUGIN_ENTRY));
-  if (create == nullptr) {
-    out.error = std::string(kPrefix) + plugin.string() + " has no " KTA_HIP_PLUGIN_ENTRY " entry";
-    return out;
+  void* sym = dlsym(handle, entry);
+  if (sym == nullptr) *error = std::string(kPrefix) + plugin.string() + " has no " + entry + " entry";
+  return sym;
+}
+
+int hip_device_count(std::string* why, const fs::path& plugin) {
+  std::string error;
+  auto count = reinterpret_cast<kta_hip_device_count_fn>(open_plugin_entry(plugin, KTA_HIP_PLUGIN_COUNT_ENTRY, &error));
+  if (count == nullptr) {
+    if (why) *why = error;
+    return 0;
   }
+  char text[1024] = {0};
+  int n = count(text, sizeof text);
+  if (n <= 0 && why) *why = std::string(kPrefix) + (n < 0 && text[0] ? text : "no GPU on this machine");
+  return n < 0 ? 0 : n;
+}
+
+HipLoad load_hip_device(const DeviceOptions& options, int ordinal, const fs::path& plugin) {
+  HipLoad out;
+  auto create = reinterpret_cast<kta_hip_create_device_fn>(open_plugin_entry(plugin, KTA_HIP_PLUGIN_ENTRY, &out.error));
+  if (create == nullptr) return out;
   char error[1024] = {0};
   Device* device = nullptr;
   int rc = create(kPluginAbi, &options, ordinal, &device, error, sizeof error);

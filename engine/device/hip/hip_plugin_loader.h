@@ -24,4 +24,8 @@ std::filesystem::path hip_plugin_path();
 HipLoad load_hip_device(const DeviceOptions& options = {}, int ordinal = 0,
                         const std::filesystem::path& plugin = {});
 
+// How many GPUs the hip device can use, for `--device auto`; 0 with the reason in *why when none
+// (no plugin, no driver, no GPU). Creates no GPU context, so it is cheap.
+int hip_device_count(std::string* why = nullptr, const std::filesystem::path& plugin = {});
+
 }  // namespace kta::engine::hip

@@ -178,6 +178,7 @@ CompileResult HipDevice::compile(const CompileRequest& request) {
     r.error = lost_;
     return r;
   }
+  bind();
   return request.launcher ? load_launcher(request) : load_kernel(request);
 }
 
@@ -372,6 +373,7 @@ LaunchResult HipDevice::launch(uint64_t module, const std::vector<KernelArg>& ar
   std::string error;
   Module* m = find_module(module, false, &error);
   if (m == nullptr) return failed(error);
+  bind();
   StdoutCapture capture;
   error = enqueue_launch(*m, args, config, stream_);
   if (!error.empty()) {
@@ -388,6 +390,7 @@ LaunchResult HipDevice::call(uint64_t module, const LauncherArgs& args) {
   std::string error;
   Module* m = find_module(module, true, &error);
   if (m == nullptr) return failed(error);
+  bind();
   StdoutCapture capture;
   error = enqueue_call(*m, args, stream_);
   // Work the launcher queued on streams of its own is waited for too.

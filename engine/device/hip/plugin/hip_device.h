@@ -52,6 +52,9 @@ class HipDevice : public Device {
   Module* find_module(uint64_t id, bool launcher, std::string* error);
   void* find_memory(Buffer b, std::string* error) const;
   void require_usable() const;
+  // Makes this device's context current on the calling thread (the driver API needs it; the
+  // worker may call from any thread).
+  void bind() const { (void)hipSetDevice(ordinal_); }
   CompileResult load_kernel(const CompileRequest& request);
   CompileResult load_launcher(const CompileRequest& request);
   std::string validate(const LaunchConfig& config) const;

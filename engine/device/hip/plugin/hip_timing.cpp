@@ -105,6 +105,7 @@ TimedResult HipDevice::timed_launch(uint64_t module, const std::vector<KernelArg
   std::string error;
   Module* m = find_module(module, false, &error);
   if (m == nullptr) return {failed(error), 0};
+  bind();
   repeat = std::max(repeat, 1);
   Graph* g = nullptr;
   if (repeat > 1) {
@@ -138,6 +139,7 @@ TimedResult HipDevice::timed_call(uint64_t module, const LauncherArgs& args, boo
   std::string error;
   Module* m = find_module(module, true, &error);
   if (m == nullptr) return {failed(error), 0};
+  bind();
   repeat = std::max(repeat, 1);
   Graph* g = nullptr;
   if (repeat > 1) {

@@ -4,6 +4,7 @@
 
 #include "engine/device/hip/hip_plugin_abi.h"
 #include "engine/device/hip/plugin/hip_device.h"
+#include "engine/device/hip/plugin/hip_check.h"
 
 extern "C" __attribute__((visibility("default"))) int kta_hip_create_device(
     unsigned long abi, const kta::engine::DeviceOptions* options, int ordinal, kta::engine::Device** out,
@@ -20,4 +21,13 @@ extern "C" __attribute__((visibility("default"))) int kta_hip_create_device(
   } catch (const std::exception& e) {
     return say(e.what());
   }
+}
+
+extern "C" __attribute__((visibility("default"))) int kta_hip_device_count(char* error, size_t error_size) {
+  int count = 0;
+  hipError_t e = hipGetDeviceCount(&count);
+  if (e == hipSuccess) return count;
+  if (error != nullptr && error_size > 0)
+    std::snprintf(error, error_size, "no usable GPU: %s (%s)", hipGetErrorString(e), hipGetErrorName(e));
+  return -1;
 }

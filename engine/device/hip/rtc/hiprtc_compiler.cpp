@@ -5,8 +5,11 @@
 #include <nvrtc.h>
 #endif
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <regex>
@@ -47,6 +50,27 @@ Target target_for(const std::string& arch) {
 Target target_for(const std::string& arch) { return {{"--offload-arch=" + arch}, "hsaco"}; }
 #endif
 
+#if defined(__HIP_PLATFORM_NVIDIA__)
+// NVRTC needs the toolkit's headers for cuda_fp16.h/cuda_bf16.h: $KTA_CUDA_INCLUDE_DIR, else the
+// include folder beside the libnvrtc this process loaded, else the build's toolkit.
+std::string cuda_include_dir() {
+  static const std::string dir = [] {
+    if (const char* e = std::getenv("KTA_CUDA_INCLUDE_DIR"); e && *e) return std::string(e);
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(&nvrtcVersion), &info) != 0 && info.dli_fname != nullptr) {
+      std::error_code ec;
+      fs::path lib = fs::canonical(info.dli_fname, ec);
+      for (fs::path d = lib.parent_path(); !ec && d.has_relative_path(); d = d.parent_path()) {
+        if (fs::exists(d / "include" / "cuda_fp16.h", ec)) return (d / "include").string();
+        if (d.filename() != "lib64" && d.filename() != "lib" && d.parent_path().filename() != "targets") break;
+      }
+    }
+    return std::string(KTA_CUDA_INCLUDE_DIR);
+  }();
+  return dir;
+}
+#endif
+
 std::string read_file(const fs::path& p, bool* ok) {
   std::ifstream in(p, std::ios::binary);
   *ok = bool(in);
@@ -59,10 +83,15 @@ std::string read_file(const fs::path& p, bool* ok) {
 std::string failure_reason(const std::string& log, const std::string& entry, const std::string& file) {
   static const std::regex assert_re(R"re(static assertion failed with "(signature mismatch: [^"]*)")re");
   std::smatch m;
-  if (std::regex_search(log, m, assert_re)) return m[1];
+  const std::string missing =
+      "no kernel named '" + entry + "' in " + file + " (or it is overloaded, or a template without arguments)";
+  if (std::regex_search(log, m, assert_re)) {
+    std::string why = m[1];
+    return why.find("is not a kernel function") != std::string::npos ? missing : why;
+  }
   if (log.find(std::string(kCheckFileName) + ":") != std::string::npos ||
       log.find(std::string(kCheckFileName) + "(") != std::string::npos)
-    return "no kernel named '" + entry + "' in " + file + " (or it is overloaded, or a template without arguments)";
+    return missing;
   return "compile error";
 }
 
@@ -134,13 +163,16 @@ RtcOutput rtc_compile(const RtcRequest& req) {
     return finish();
   }
   // Line directives keep compiler messages on the user's file and lines.
-  std::string tu = rtc_prelude() + "#line 1 \"" + file + "\"\n" + text + "\n#line 1 \"" + kCheckFileName +
+  std::string tu = "#line 1 \"kta-prelude\"\n" + rtc_prelude(text) + "#line 1 \"" + file + "\"\n" + text + "\n#line 1 \"" + kCheckFileName +
                    "\"\n" + signature_check_source(req.entry, req.signature);
 
   Target target = target_for(req.arch);
   std::vector<std::string> options = target.options;
   options.push_back("-std=c++17");
   options.push_back("-lineinfo");
+#if defined(__HIP_PLATFORM_NVIDIA__)
+  options.push_back("--include-path=" + cuda_include_dir());
+#endif
   for (const std::string& d : req.options.defines) options.push_back("-D" + d);
   for (const std::string& f : req.options.extra_flags) options.push_back(f);
 

@@ -8,9 +8,14 @@ namespace {
 // '.sync'): they map to the _sync forms over the full warp, as HIP's own nvidia headers intend.
 // Macros rather than overloads, because CUDA's headers still declare the legacy names for old
 // architectures and an overload would be ambiguous with them.
+constexpr const char* kHalf = "#include <cuda_fp16.h>\n";
+constexpr const char* kBfloat16 = R"KTA(#include <cuda_bf16.h>
+typedef __nv_bfloat16 __hip_bfloat16;
+typedef __nv_bfloat162 __hip_bfloat162;
+typedef __nv_bfloat16 hip_bfloat16;
+)KTA";
+
 constexpr const char* kPrelude = R"KTA(// kta prelude: HIP device names for NVRTC
-#include <cuda_fp16.h>
-#include <cuda_bf16.h>
 #define __HIP_PLATFORM_NVIDIA__ 1
 #define __HIP_PLATFORM_NVCC__ 1
 #define __HIPCC__ 1
@@ -32,9 +37,6 @@ constexpr const char* kPrelude = R"KTA(// kta prelude: HIP device names for NVRT
 #define HIP_SYMBOL(x) x
 #define HIP_DYNAMIC_SHARED(type, var) extern __shared__ type var[];
 #define HIP_DYNAMIC_SHARED_ATTRIBUTE
-typedef __nv_bfloat16 __hip_bfloat16;
-typedef __nv_bfloat162 __hip_bfloat162;
-typedef __nv_bfloat16 hip_bfloat16;
 namespace kta_hip {
 __device__ __forceinline__ unsigned long long ballot(int p) { return __ballot_sync(0xffffffffu, p); }
 __device__ __forceinline__ int any(int p) { return __any_sync(0xffffffffu, p); }
@@ -149,13 +151,16 @@ constexpr const char* kAssert = R"KTA(#pragma once
 
 }  // namespace
 
-const std::string& rtc_prelude() {
+std::string rtc_prelude(const std::string& source) {
 #if defined(__HIP_PLATFORM_NVIDIA__)
-  static const std::string text = kPrelude;
+  std::string text;
+  if (source.find("half") != std::string::npos || source.find("fp16") != std::string::npos) text += kHalf;
+  if (source.find("bfloat16") != std::string::npos || source.find("bf16") != std::string::npos) text += kBfloat16;
+  return text + kPrelude;
 #else
-  static const std::string text;
+  (void)source;
+  return {};
 #endif
-  return text;
 }
 
 const std::vector<std::pair<std::string, std::string>>& rtc_virtual_headers() {

@@ -11,10 +11,12 @@
 namespace kta::engine::hip {
 
 // Bumped whenever the prelude or the virtual headers change: part of every cache key.
-inline constexpr int kPreludeVersion = 1;
+inline constexpr int kPreludeVersion = 2;
 
-// Text placed before the kernel source (the source follows after a #line directive).
-const std::string& rtc_prelude();
+// Text placed before the kernel `source` (which follows after a #line directive). The half and
+// bfloat16 headers cost NVRTC tens of milliseconds to parse: they are included only when the
+// source mentions those types.
+std::string rtc_prelude(const std::string& source);
 
 // (include name, contents) pairs handed to hiprtcCreateProgram as headers.
 const std::vector<std::pair<std::string, std::string>>& rtc_virtual_headers();

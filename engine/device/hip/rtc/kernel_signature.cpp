@@ -90,10 +90,15 @@ KTA_SIG_CODE(bool, 1) KTA_SIG_CODE(signed char, 2) KTA_SIG_CODE(char, 2) KTA_SIG
 KTA_SIG_CODE(short, 4) KTA_SIG_CODE(unsigned short, 5) KTA_SIG_CODE(int, 6) KTA_SIG_CODE(unsigned int, 7)
 KTA_SIG_CODE(long, 8) KTA_SIG_CODE(unsigned long, 9) KTA_SIG_CODE(long long, 8)
 KTA_SIG_CODE(unsigned long long, 9) KTA_SIG_CODE(float, 10) KTA_SIG_CODE(double, 11)
-KTA_SIG_CODE(__half, 12) KTA_SIG_CODE(__nv_bfloat16, 13) KTA_SIG_CODE(void, 14)
+KTA_SIG_CODE(void, 14)
 KTA_SIG_CODE(float2, 15) KTA_SIG_CODE(float4, 16) KTA_SIG_CODE(double2, 17) KTA_SIG_CODE(int2, 18)
-KTA_SIG_CODE(int4, 19) KTA_SIG_CODE(uchar4, 20) KTA_SIG_CODE(char4, 21) KTA_SIG_CODE(__half2, 22)
-KTA_SIG_CODE(__nv_bfloat162, 23)
+KTA_SIG_CODE(int4, 19) KTA_SIG_CODE(uchar4, 20) KTA_SIG_CODE(char4, 21)
+#if defined(__CUDA_FP16_H__) || defined(HIP_INCLUDE_HIP_HIP_FP16_H)
+KTA_SIG_CODE(__half, 12) KTA_SIG_CODE(__half2, 22)
+#endif
+#if defined(__CUDA_BF16_H__) || defined(HIP_INCLUDE_HIP_HIP_BF16_H)
+KTA_SIG_CODE(__hip_bfloat16, 13) KTA_SIG_CODE(__hip_bfloat162, 23)
+#endif
 #undef KTA_SIG_CODE
 template <class T> struct code<const T> { static constexpr unsigned short v = code<T>::v; };
 template <class T> struct code<volatile T> { static constexpr unsigned short v = code<T>::v; };

@@ -1,0 +1,78 @@
+// Front-end throughput: generates N task files (default 1000) that import the stdlib, then parses
+// and checks each with load_file on one thread, printing files per second.
+//   kta_lang_bench [N] [ROUNDS]
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+
+#include "lang/load.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string task(int i) {
+  int block = 64 << (i % 4);
+  return "// generated task " + std::to_string(i) + "\n"
+         "import std.tolerances\nimport std.inputs\nimport std.heldout\n\n"
+         "const BLOCK = " + std::to_string(block) + "\n\n"
+         "task t" + std::to_string(i) + " {\n"
+         "  kind    hip2hip\n"
+         "  summary \"generated elementwise task " + std::to_string(i) + "\"\n"
+         "  param   M: i64\n  param   N: i64\n  param   alpha: f32 = 0.5\n"
+         "  input   x: f32[M, N] = std.inputs.normal(mean: 0, std: 2)\n"
+         "  input   b: f32[N] = std.inputs.uniform(lo: -1, hi: 1)\n"
+         "  output  y: f32[M, N]\n\n"
+         "  reference hip \"k.hip\" kernel ref(x, b, y, M, N, alpha) grid (ceil_div(N, BLOCK), M) block BLOCK\n"
+         "  baseline  hip \"k.hip\" kernel base(x, b, y, M, N, alpha) grid (ceil_div(N, BLOCK), M) block BLOCK\n\n"
+         "  shapes visible {\n    M in [1, 7, 64]\n    N in pow2(10..14)\n    where M * N <= 1 << 20\n  }\n"
+         "  shapes heldout = std.heldout.perturb(visible, count: 8)\n\n"
+         "  tolerance y = std.tolerances.f32_strict\n"
+         "  gate correctness { seeds 3 }\n  gate performance { min_speedup 1.0 }\n"
+         "  bytes 4 * (2 * M * N + N)\n  flops 3 * M * N\n}\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int n = argc > 1 ? std::atoi(argv[1]) : 1000;
+  int rounds = argc > 2 ? std::atoi(argv[2]) : 3;
+  fs::path dir = fs::temp_directory_path() / ("kta-lang-bench-" + std::to_string(std::random_device{}()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "k.hip") << "__global__ void ref() {}\n";
+  std::vector<fs::path> files;
+  for (int i = 0; i < n; ++i) {
+    files.push_back(dir / ("t" + std::to_string(i) + ".kta"));
+    std::ofstream(files.back()) << task(i);
+  }
+  double best = 0;
+  for (int r = 0; r < rounds; ++r) {
+    size_t ok = 0;
+    auto start = std::chrono::steady_clock::now();
+    for (const auto& f : files) {
+      kta::lang::SourceManager sm;
+      kta::lang::DiagnosticEngine diags(sm);
+      auto loaded = kta::lang::load_file(f, diags);
+      if (loaded && loaded->tasks.size() == 1) ++ok;
+      else if (r == 0 && ok == 0) diags.print(std::cerr);
+    }
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    double rate = double(n) / s;
+    best = std::max(best, rate);
+    std::printf("round %d: %d files (%zu checked clean) in %.3f s: %.0f files/s\n", r + 1, n, ok, s, rate);
+    if (ok != size_t(n)) {
+      std::fprintf(stderr, "error: %zu of %d generated files failed to check\n", size_t(n) - ok, n);
+      fs::remove_all(dir);
+      return 1;
+    }
+  }
+  std::printf("best: %.0f files/s (parse + imports + sema + grid expansion, one thread)\n", best);
+  fs::remove_all(dir);
+  return 0;
+}

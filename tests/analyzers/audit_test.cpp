@@ -1,0 +1,157 @@
+// audit_files behaviour: parsing launcher TUs, partial ASTs, crash isolation, baselines.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "tests/analyzers/audit_test_util.h"
+
+namespace kta::analyzers {
+namespace {
+
+using testing_util::audit_code;
+using testing_util::count_check;
+using testing_util::write_temp;
+
+TEST(Audit, LauncherTranslationUnitParses) {
+  FileAudit a = audit_code(R"(
+#include <hip/hip_runtime.h>
+#include <kta/launch.h>
+#include <vector>
+#include <cmath>
+#include <algorithm>
+#define CHECK(e) do { hipError_t err_ = (e); if (err_ != hipSuccess) return 1; } while (0)
+template <typename T, int BLOCK> __global__ void scale(T* x, T a, int n) {
+  __shared__ T tile[BLOCK];
+  int i = blockIdx.x * BLOCK + threadIdx.x;
+  tile[threadIdx.x] = i < n ? x[i] : T(0);
+  __syncthreads();
+  if (i < n) x[i] = std::max(tile[threadIdx.x] * a, T(0)) + expf(1.0f) + std::sqrt(2.0f);
+}
+__global__ void warp(float* x, int n) {
+  float v = threadIdx.x < n ? x[threadIdx.x] : 0.0f;
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down(v, o);
+  if (threadIdx.x < n) atomicAdd(&x[0], v);
+}
+extern "C" int kta_launch(const kta_call* call) {
+  float* x = static_cast<float*>(call->tensors[0].data);
+  int n = static_cast<int>(call->params[0].i);
+  hipStream_t s = static_cast<hipStream_t>(call->stream);
+  std::vector<float> host(n);
+  float* tmp = nullptr;
+  CHECK(hipMalloc(&tmp, n * sizeof(float)));
+  CHECK(hipMemcpyAsync(tmp, x, n * sizeof(float), hipMemcpyDeviceToDevice, s));
+  scale<float, 256><<<(n + 255) / 256, 256, 0, s>>>(x, 2.0f, n);
+  hipLaunchKernelGGL(HIP_KERNEL_NAME(scale<float, 128>), dim3((n + 127) / 128), dim3(128), 0, s, tmp, 1.0f, n);
+  hipLaunchKernelGGL(warp, dim3(1), dim3(64), 0, s, x, n);
+  CHECK(hipFree(tmp));
+  return hipGetLastError() == hipSuccess ? 0 : 1;
+}
+)");
+  EXPECT_TRUE(a.parse_errors.empty()) << testing_util::describe(a);
+  EXPECT_TRUE(a.failure.empty());
+  EXPECT_TRUE(a.findings.empty()) << testing_util::describe(a);
+}
+
+TEST(Audit, BrokenFileKeepsFindingsAndReportsParseErrors) {
+  FileAudit a = audit_code(
+      "__global__ void k(float* x, int n) { for (int i = 0; i < 4096; ++i) x[i] = 0; }\n"
+      "__global__ void broken(float* x) { x[0] = undefined_name; }\n"
+      "void also_broken( {\n");
+  ASSERT_FALSE(a.parse_errors.empty());
+  EXPECT_NE(a.parse_errors[0].find("error: use of undeclared identifier 'undefined_name'"), std::string::npos)
+      << a.parse_errors[0];
+  EXPECT_GE(count_check(a, "kta-shape-literal"), 1) << testing_util::describe(a);
+  EXPECT_GE(count_check(a, "kta-ignored-size-param"), 1) << testing_util::describe(a);
+}
+
+TEST(Audit, MissingIncludeStillAudits) {
+  FileAudit a = audit_code("#include \"does_not_exist.h\"\n__global__ void k(float* y, int n) { y[threadIdx.x] = 0; }\n");
+  ASSERT_FALSE(a.parse_errors.empty());
+  EXPECT_NE(a.parse_errors[0].find("fatal error: 'does_not_exist.h' file not found"), std::string::npos);
+}
+
+TEST(Audit, MissingFileIsAFailureNotACrash) {
+  AuditOptions options;
+  options.isolate = false;
+  auto audits = audit_files({testing_util::temp_dir() / "nope.hip"}, options);
+  ASSERT_EQ(audits.size(), 1u);
+  EXPECT_EQ(audits[0].failure, "no such file");
+}
+
+TEST(Audit, CrashInOneFileLosesNoOtherResults) {
+  auto good1 = write_temp("__global__ void k(float* y, int n) { y[threadIdx.x] = 0; }\n", "good1.hip");
+  auto bad = write_temp("__global__ void k(float* y, int n) { y[threadIdx.x] = 0; }\n", "crash_me.hip");
+  auto good2 = write_temp("__global__ void k(float* y, int n) { if (threadIdx.x < n) y[threadIdx.x] = 0; }\n", "good2.hip");
+  ::setenv("KTA_AUDIT_TEST_CRASH", "crash_me.hip", 1);
+  AuditOptions options;
+  options.all = true;
+  options.jobs = 2;
+  auto audits = audit_files({good1, bad, good2}, options);
+  ::unsetenv("KTA_AUDIT_TEST_CRASH");
+  ASSERT_EQ(audits.size(), 3u);
+  EXPECT_EQ(audits[0].file, good1);
+  EXPECT_EQ(count_check(audits[0], "kta-unguarded-index"), 1);
+  EXPECT_EQ(audits[1].file, bad);
+  EXPECT_NE(audits[1].failure.find("the analyzer crashed on this file (signal 11"), std::string::npos)
+      << audits[1].failure;
+  EXPECT_TRUE(audits[2].failure.empty());
+  EXPECT_TRUE(audits[2].findings.empty()) << format_text({audits[2]});
+  EXPECT_TRUE(reaches(audits, "error"));
+}
+
+TEST(Audit, IsolatedAndInProcessAgree) {
+  auto f = write_temp("__global__ void k(float* y, int n) { for (int i = 0; i < 4096; ++i) y[i] = 0; }\n");
+  AuditOptions options;
+  options.shapes = testing_util::default_shapes();
+  options.all = true;
+  auto isolated = audit_files({f}, options);
+  options.isolate = false;
+  auto in_process = audit_files({f}, options);
+  EXPECT_EQ(format_json(isolated), format_json(in_process));
+}
+
+constexpr const char* kBaseline =
+    "__global__ void k(float* y, int n) {\n"
+    "  for (int i = 0; i < 4096; ++i) y[i] = 0;\n"
+    "}\n";
+
+TEST(Audit, BaselineFindingsAreNotReported) {
+  auto base = write_temp(kBaseline, "baseline.hip");
+  // The same overfit line moved down, plus a new one.
+  auto cand = write_temp(std::string("// candidate\n") + kBaseline +
+                             "__global__ void k2(float* y, int n) {\n  for (int i = 0; i < 1048576; ++i) y[i] = n;\n}\n",
+                         "candidate.hip");
+  AuditOptions options;
+  options.shapes = testing_util::default_shapes();
+  options.baseline = base;
+  options.isolate = false;
+  auto relative = audit_files({cand}, options);
+  ASSERT_EQ(count_check(relative[0], "kta-shape-literal"), 1) << format_text(relative);
+  EXPECT_EQ(relative[0].findings[0].line, 6u);
+  EXPECT_EQ(count_check(relative[0], "kta-ignored-size-param"), 0) << format_text(relative);
+
+  options.all = true;
+  auto all = audit_files({cand}, options);
+  EXPECT_EQ(count_check(all[0], "kta-shape-literal"), 2) << format_text(all);
+  EXPECT_EQ(count_check(all[0], "kta-ignored-size-param"), 1) << format_text(all);
+}
+
+TEST(Audit, MissingBaselineIsAnError) {
+  AuditOptions options;
+  options.baseline = testing_util::temp_dir() / "no_baseline.hip";
+  EXPECT_THROW(audit_files({write_temp("int x;\n")}, options), std::invalid_argument);
+}
+
+TEST(Audit, SuppressionWithReasonSilences) {
+  FileAudit a = audit_code(
+      "__global__ void k(float* y, int n) {\n"
+      "  // kta-audit: allow(kta-shape-literal): 4096-entry lookup table\n"
+      "  for (int i = 0; i < 4096; ++i) y[i] = n;\n"
+      "  for (int i = 0; i < 1048576; ++i) y[i] = n;  // kta-audit: allow(kta-shape-literal)\n"
+      "}\n");
+  ASSERT_EQ(count_check(a, "kta-shape-literal"), 0) << testing_util::describe(a);
+  ASSERT_EQ(count_check(a, "kta-audit-suppression"), 1) << testing_util::describe(a);
+}
+
+}  // namespace
+}  // namespace kta::analyzers

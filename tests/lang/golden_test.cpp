@@ -1,0 +1,55 @@
+// Golden diagnostics: each tests/lang/diagnostics/NAME.kta is checked and the whole printed output
+// (location, message, source line, caret) must equal NAME.expected.
+// Regenerate: KTA_REGENERATE_GOLDEN=1 ctest -R lang.golden, then review the diff.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "lang/load.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path golden_dir() { return fs::path(KTA_TEST_DIR) / "diagnostics"; }
+
+std::vector<std::string> cases() {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(golden_dir()))
+    if (e.path().extension() == ".kta") out.push_back(e.path().stem().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class Golden : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Golden, MatchesExpectedOutput) {
+  fs::current_path(golden_dir());
+  kta::lang::LoadOptions options;
+  options.use_environment = false;
+  options.stdlib_dir = "../fixtures/stdlib";
+  kta::lang::SourceManager sm;
+  kta::lang::DiagnosticEngine diags(sm);
+  kta::lang::load_file(GetParam() + ".kta", diags, options);
+  std::string got = diags.str();
+  EXPECT_GT(diags.error_count() + diags.warning_count(), 0u) << "a golden case must report a mistake";
+  fs::path expected = GetParam() + ".expected";
+  if (std::getenv("KTA_REGENERATE_GOLDEN")) std::ofstream(expected, std::ios::binary) << got;
+  ASSERT_TRUE(fs::exists(expected)) << "missing " << expected;
+  EXPECT_EQ(read(expected), got);
+}
+
+INSTANTIATE_TEST_SUITE_P(lang, Golden, ::testing::ValuesIn(cases()),
+                         [](const auto& info) { return info.param; });
+
+TEST(GoldenSuite, HasAtLeastFortyDistinctMistakes) { EXPECT_GE(cases().size(), 40u); }
+
+}  // namespace

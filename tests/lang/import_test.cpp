@@ -1,0 +1,93 @@
+// Import resolution: the importing file's folder first, then search_path, KTA_PATH, the stdlib;
+// missing modules and cycles are errors.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "support.h"
+
+namespace kta::lang::test {
+namespace {
+
+struct ImportTest : ::testing::Test {
+  TempDir dir;
+  std::string out;
+};
+
+TEST_F(ImportTest, ImportingFolderComesFirst) {
+  dir.write("lib/m.kta", "const X = 1\n");
+  dir.write("app/m.kta", "const X = 2\n");
+  auto f = dir.write("app/main.kta", "import m\nconst Y = m.X + 40\nconst Z = Y / (Y - 42)\n");
+  auto options = fixture_options();
+  options.search_path = {dir.path() / "lib"};
+  EXPECT_FALSE(load(f, out, options));  // app/m.kta wins: Y = 42, so Z divides by zero
+  EXPECT_NE(out.find("division by zero"), std::string::npos) << out;
+}
+
+TEST_F(ImportTest, SearchPathThenStdlib) {
+  dir.write("lib/mylib/presets.kta", "tolerance loose { atol 1  rtol 1 }\n");
+  auto f = dir.write("app/main.kta", "import mylib.presets as p\nimport std.inputs\nconst A = 1\n");
+  auto options = fixture_options();
+  EXPECT_FALSE(load(f, out, options));
+  EXPECT_NE(out.find("cannot find module 'mylib.presets' (looked for 'mylib/presets.kta')"), std::string::npos) << out;
+  EXPECT_NE(out.find("note: searched: "), std::string::npos) << out;
+  options.search_path = {dir.path() / "lib"};
+  EXPECT_TRUE(load(f, out, options)) << out;
+}
+
+TEST_F(ImportTest, KtaPathIsReadWhenTheEnvironmentIsUsed) {
+  dir.write("envlib/extra.kta", "const E = 3\n");
+  auto f = dir.write("main.kta", "import extra\nconst F = extra.E\n");
+  auto options = fixture_options();
+  options.use_environment = true;
+  std::string path = "/nonexistent:" + (dir.path() / "envlib").string();
+  setenv("KTA_PATH", path.c_str(), 1);
+  EXPECT_TRUE(load(f, out, options)) << out;
+  unsetenv("KTA_PATH");
+  EXPECT_FALSE(load(f, out, options));
+}
+
+TEST_F(ImportTest, StdlibEnvironmentOverride) {
+  dir.write("mystd/std/special.kta", "const S = 1\n");
+  auto f = dir.write("main.kta", "import std.special\n");
+  LoadOptions options;  // no stdlib_dir: KTA_STDLIB, then the built-in one
+  setenv("KTA_STDLIB", (dir.path() / "mystd").c_str(), 1);
+  EXPECT_TRUE(load(f, out, options)) << out;
+  unsetenv("KTA_STDLIB");
+  EXPECT_FALSE(load(f, out, options));
+}
+
+TEST_F(ImportTest, CyclesAreErrors) {
+  dir.write("a.kta", "import b\n");
+  dir.write("b.kta", "import c\n");
+  dir.write("c.kta", "import a\n");
+  EXPECT_FALSE(load(dir.path() / "a.kta", out));
+  EXPECT_NE(out.find("error: import cycle: a.kta -> b.kta -> c.kta -> a.kta"), std::string::npos) << out;
+  dir.write("self.kta", "import self\n");
+  EXPECT_FALSE(load(dir.path() / "self.kta", out));
+  EXPECT_NE(out.find("import cycle: self.kta -> self.kta"), std::string::npos) << out;
+}
+
+TEST_F(ImportTest, DiamondImportsLoadOnce) {
+  dir.write("base.kta", "const B = 1\n");
+  dir.write("l.kta", "import base\nconst L = base.B\n");
+  dir.write("r.kta", "import base\nconst R = base.B\n");
+  auto f = dir.write("top.kta", "import l\nimport r\nconst T = l.L + r.R\n");
+  EXPECT_TRUE(load(f, out)) << out;
+}
+
+TEST_F(ImportTest, AliasAndUnknownMember) {
+  auto f = dir.write("main.kta", "import std.tolerances as tol\nconst X = tol.EPS\nconst Y = tol.EPZ\n");
+  EXPECT_FALSE(load(f, out));
+  EXPECT_NE(out.find("module 'tol' has no 'EPZ'; did you mean 'EPS'?"), std::string::npos) << out;
+}
+
+TEST_F(ImportTest, ErrorsInImportedFilesPointIntoThem) {
+  dir.write("bad.kta", "const X = 1 +\n");
+  auto f = dir.write("main.kta", "import bad\n");
+  EXPECT_FALSE(load(f, out));
+  EXPECT_NE(out.find("bad.kta:1:14: error: expected an expression"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace kta::lang::test

@@ -1,0 +1,174 @@
+// Semantic checks and lowering to the model, on small task files in a temporary folder.
+#include <gtest/gtest.h>
+
+#include "lang/eval.h"
+#include "lang/grid.h"
+#include "support.h"
+
+namespace kta::lang::test {
+namespace {
+
+struct SemaTest : ::testing::Test {
+  TempDir dir;
+  std::string out;
+  void SetUp() override { dir.write("k.hip", "__global__ void k() {}\n"); }
+  std::optional<Loaded> check(const std::string& text) { return load(dir.write("t.kta", text), out); }
+};
+
+TEST_F(SemaTest, ValidTaskLowersToTheModel) {
+  auto r = check(task_text("  gate correctness { seeds 5 }\n  gate performance { min_speedup 1.5 }\n  bytes 8 * N\n"));
+  ASSERT_TRUE(r) << out;
+  ASSERT_EQ(r->tasks.size(), 1u);
+  const model::Task& t = r->tasks[0];
+  EXPECT_EQ(t.name, "t");
+  EXPECT_EQ(t.kind, model::TaskKind::hip2hip);
+  ASSERT_EQ(t.tensors.size(), 2u);
+  EXPECT_EQ(t.tensors[0].init->name, "normal");
+  EXPECT_DOUBLE_EQ(t.tensors[0].init->args.at("std"), 2.0);
+  EXPECT_DOUBLE_EQ(t.tensors[0].init->args.at("mean"), 0.0);  // default filled in
+  EXPECT_EQ(t.reference.args, (std::vector<std::string>{"x", "y", "N"}));
+  EXPECT_EQ(t.visible.size(), 2u);
+  EXPECT_EQ(t.gates.correctness_seeds, 5);
+  EXPECT_DOUBLE_EQ(*t.gates.min_speedup, 1.5);
+  EXPECT_DOUBLE_EQ(t.tolerances.at("y").atol, 1e-5);
+  EXPECT_EQ(t.tolerances.at("y").preset, "std.tolerances.f32_strict");
+  EXPECT_EQ(eval_int(t.bytes, t.visible[1], t), 8 * 4096);
+  EXPECT_EQ(eval_int(t.reference.launch->grid[0], t.visible[0], t), 4);
+  EXPECT_EQ(t.editable.size(), 1u);
+  EXPECT_EQ(t.content_hash.size(), 16u);
+  EXPECT_TRUE(t.file.is_absolute());
+}
+
+TEST_F(SemaTest, ConstantsAreInlinedIntoModelExpressions) {
+  std::string text = task_text("  bytes BYTES_PER * N\n");
+  text = "const BYTES_PER = 4 * 2\n" + text;
+  auto r = check(text);
+  ASSERT_TRUE(r) << out;
+  EXPECT_EQ(eval_int(r->tasks[0].bytes, {{"N", 10}}, r->tasks[0]), 80);
+}
+
+TEST_F(SemaTest, FixedParamsEvaluate) {
+  std::string text = task_text("  flops alpha * N\n");
+  text.replace(text.find("  param N: i64\n"), 15, "  param N: i64\n  param alpha: f32 = 0.5\n");
+  auto r = check(text);
+  ASSERT_TRUE(r) << out;
+  EXPECT_DOUBLE_EQ(eval_number(r->tasks[0].flops, {{"N", 10}}, r->tasks[0]), 5.0);
+  EXPECT_THROW(eval_int(r->tasks[0].flops, {{"N", 10}}, r->tasks[0]), EvalError);
+}
+
+TEST_F(SemaTest, ReportsEveryProblemOfAFileInOnePass) {
+  std::string text = task_text("  gate correctness { seeds 0 }\n  sumary \"x\"\n");
+  text.replace(text.find("f32[N]"), 6, "f32[Nn]");
+  auto r = check(text);
+  EXPECT_FALSE(r);
+  EXPECT_NE(out.find("unknown param 'Nn'; did you mean 'N'?"), std::string::npos) << out;
+  EXPECT_NE(out.find("'seeds' must be at least 1, found 0"), std::string::npos) << out;
+  EXPECT_NE(out.find("unknown setting 'sumary' in task 't'; did you mean 'summary'?"), std::string::npos) << out;
+}
+
+TEST_F(SemaTest, HeldoutEqualToVisibleIsAWarningNotAnError) {
+  auto r = check(task_text("  shapes heldout { N in [1000, 4096] }\n"));
+  ASSERT_TRUE(r) << out;
+  EXPECT_NE(out.find("warning: held-out point N=4096 is also a visible point"), std::string::npos) << out;
+  EXPECT_EQ(r->tasks[0].heldout.size(), 2u);
+}
+
+TEST_F(SemaTest, DivisionByZeroAtAVisiblePointIsReported) {
+  auto r = check(task_text("  bytes 8 * N / (N - 1024)\n"));
+  EXPECT_FALSE(r);
+  EXPECT_NE(out.find("cannot evaluate '8 * N / (N - 1024)' at N=1024: division by zero"), std::string::npos) << out;
+}
+
+TEST_F(SemaTest, TypeErrors) {
+  EXPECT_FALSE(check(task_text("  bytes \"a\" * N\n")));
+  EXPECT_NE(out.find("operator '*' cannot combine a string and an integer"), std::string::npos) << out;
+  EXPECT_FALSE(check(task_text("  timing { budget 2 }\n")));
+  EXPECT_NE(out.find("'budget' must be a duration, found an integer"), std::string::npos) << out;
+  EXPECT_FALSE(check(task_text("", "shapes visible { N in [1024, 2.5] }")));
+  EXPECT_NE(out.find("must be an integer, found a number"), std::string::npos) << out;
+}
+
+TEST_F(SemaTest, TimingAndToleranceBlocks) {
+  auto r = check(task_text("  timing { mode batch  min_samples 20  max_noise 1%  budget 500ms }\n")
+                     .replace(task_text().find("tolerance y = std.tolerances.f32_strict"), 39,
+                              "tolerance y { atol 1e-3  rtol 0  max_mismatch 0.01  nan_equal true }"));
+  ASSERT_TRUE(r) << out;
+  const model::Task& t = r->tasks[0];
+  EXPECT_EQ(t.timing.mode, model::Timing::Mode::batch);
+  EXPECT_EQ(t.timing.min_samples, 20);
+  EXPECT_DOUBLE_EQ(t.timing.max_noise, 0.01);
+  EXPECT_EQ(t.timing.budget_ns, 500'000'000);
+  EXPECT_DOUBLE_EQ(t.tolerances.at("y").max_mismatch, 0.01);
+  EXPECT_TRUE(t.tolerances.at("y").nan_equal);
+}
+
+TEST_F(SemaTest, PlanLoadsItsTasksAndAgents) {
+  dir.write("tasks/a/a.kta", task_text());
+  dir.write("tasks/a/k.hip", "");
+  dir.write("tasks/b/b.kta", task_text());
+  dir.write("tasks/b/k.hip", "");
+  auto plan = dir.write("plan.kta",
+                        "import std.agents\nimport std.timing\n\nplan p {\n  tasks \"tasks/*\"\n"
+                        "  agent std.agents.echo(word: \"yo\")\n  agent std.agents.replay(dir: \"sol\")\n"
+                        "  device \"hip:1\"\n  heldout off\n  repeat 2\n  output \"out\"\n  timing std.timing.quick\n}\n");
+  auto r = load(plan, out);
+  ASSERT_TRUE(r) << out;
+  ASSERT_EQ(r->plans.size(), 1u);
+  const model::Plan& p = r->plans[0];
+  EXPECT_EQ(p.tasks.size(), 2u);
+  ASSERT_EQ(p.agents.size(), 2u);
+  EXPECT_EQ(p.agents[0].decl.name, "std.agents.echo");
+  EXPECT_EQ(p.agents[0].decl.command, (std::vector<std::string>{"echo", "{word}", "{prompt}"}));
+  EXPECT_EQ(p.agents[0].decl.env.at("KTA_TEST"), "1");
+  EXPECT_EQ(p.agents[0].decl.timeout_ns, 10'000'000'000);
+  EXPECT_EQ(std::get<std::string>(p.agents[0].args.at("word")), "yo");
+  EXPECT_TRUE(p.agents[1].decl.builtin);
+  EXPECT_EQ(p.device, "hip:1");
+  EXPECT_FALSE(p.heldout);
+  EXPECT_EQ(p.repeat, 2);
+  EXPECT_EQ(p.output, dir.path() / "out");
+  EXPECT_EQ(p.timing->min_samples, 5);
+}
+
+TEST_F(SemaTest, FolderWithOneKtaFileLoads) {
+  dir.write("one/t.kta", task_text());
+  dir.write("one/k.hip", "");
+  EXPECT_TRUE(load(dir.path() / "one", out)) << out;
+  dir.write("two/a.kta", "");
+  dir.write("two/b.kta", "");
+  EXPECT_FALSE(load(dir.path() / "two", out));
+  EXPECT_NE(out.find("holds 2 .kta files"), std::string::npos) << out;
+}
+
+TEST_F(SemaTest, ContentHashFollowsReferencedFiles) {
+  auto a = check(task_text());
+  ASSERT_TRUE(a) << out;
+  dir.write("k.hip", "__global__ void k() { /* changed */ }\n");
+  auto b = check(task_text());
+  ASSERT_TRUE(b) << out;
+  EXPECT_NE(a->tasks[0].content_hash, b->tasks[0].content_hash);
+  auto c = check(task_text());
+  EXPECT_EQ(b->tasks[0].content_hash, c->tasks[0].content_hash);
+}
+
+TEST(Eval, IntegerSemantics) {
+  model::Task t;
+  auto expr = [](int64_t v) {
+    auto e = std::make_shared<ast::Expr>();
+    e->node = ast::IntLit{v, std::to_string(v)};
+    return model::ExprRef(e);
+  };
+  auto bin = [](ast::BinOp op, model::ExprRef a, model::ExprRef b) {
+    auto e = std::make_shared<ast::Expr>();
+    e->node = ast::Binary{op, a, b};
+    return model::ExprRef(e);
+  };
+  EXPECT_EQ(eval_int(bin(ast::BinOp::div, expr(-7), expr(2)), {}, t), -3);  // truncates toward zero
+  EXPECT_EQ(eval_int(bin(ast::BinOp::shl, expr(1), expr(40)), {}, t), int64_t(1) << 40);
+  EXPECT_THROW(eval_int(bin(ast::BinOp::mul, expr(INT64_MAX), expr(2)), {}, t), EvalError);
+  EXPECT_THROW(eval_int(bin(ast::BinOp::mod, expr(1), expr(0)), {}, t), EvalError);
+  EXPECT_THROW(eval_int(bin(ast::BinOp::shl, expr(1), expr(64)), {}, t), EvalError);
+}
+
+}  // namespace
+}  // namespace kta::lang::test
