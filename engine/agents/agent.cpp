@@ -34,7 +34,11 @@ std::string agent_label(const model::AgentUse& agent) {
     case AgentKind::baseline:
       return "baseline";
     case AgentKind::replay:
-      return "replay(" + string_arg(agent, "dir") + ")";
+    {
+      // Absolute folders (from --replay) are named by their last component, to keep reports short.
+      fs::path dir = string_arg(agent, "dir");
+      return "replay(" + (dir.is_absolute() ? dir.lexically_normal().filename().string() : dir.string()) + ")";
+    }
     case AgentKind::command:
       break;
   }

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/agents/agent.h"
 #include "engine/cli/commands.h"
 #include "engine/execute/executor.h"
 #include "engine/execute/reference_cache.h"
@@ -40,6 +41,7 @@ struct EvalArgs {
   bool quick = false;
   bool explain = false;
   bool debug_passes = false;
+  std::string replay;
 };
 
 std::string now_iso() {
@@ -118,6 +120,7 @@ std::optional<model::Plan> load_plan(const EvalArgs& a) {
     std::cerr << "kta eval: " << a.file << " holds no task and no plan\n";
     return std::nullopt;
   }
+  if (!a.replay.empty()) plan.agents = {engine::replay_agent(fs::absolute(a.replay).string())};
   if (!a.output.empty()) plan.output = fs::absolute(a.output);
   if (plan.output.empty()) plan.output = fs::absolute("runs") / plan.name;
   return plan;
@@ -221,6 +224,8 @@ void add_eval_command(CLI::App& app, CliState& state) {
   cmd->add_option("--seeds", args->seeds, "input seeds per shape point (overrides the tasks')")
       ->check(CLI::Range(1, 1000));
   cmd->add_flag("--quick", args->quick, "short timing (3-7 samples, 150 ms budget per shape), for CI");
+  cmd->add_option("--replay", args->replay,
+                  "candidates from DIR/<task>/<file> (the replay agent) instead of the plan's agents");
   cmd->add_flag("--explain", args->explain, "print the compiled plan and exit without running");
   cmd->add_flag("--debug-passes", args->debug_passes, "dump the plan after each compiler pass to stderr");
   cmd->callback([args, &state] {

@@ -38,56 +38,68 @@ std::optional<std::string> sample_into(Series& s, bool keep) {
   return std::nullopt;
 }
 
-// The shared body of both protocols: warm up, then rounds of one sample per series until the
-// stopping rule holds. `series` are sampled in order within each round (A B A B ...).
-StopState measure(std::vector<Series*> series, const model::Timing& timing,
-                  TimerResolution resolution, const Clock& clock) {
+StopState failed(std::string why) {
   StopState st;
-  auto fail = [&](std::string why) {
-    st.failed = true;
-    st.stop_reason = std::move(why);
-    return st;
-  };
+  st.failed = true;
+  st.stop_reason = std::move(why);
+  return st;
+}
+
+// One sample of each series, in order (A B for the interleaved protocol).
+std::optional<std::string> sample_round(const std::vector<Series*>& series, bool keep) {
+  for (Series* s : series)
+    if (auto err = sample_into(*s, keep)) return err;
+  return std::nullopt;
+}
+
+// The stopping rule after `n` samples per series and `elapsed` seconds: noise first, then the
+// sample cap, then the budget. nullopt: keep sampling.
+std::optional<StopState> stopping_rule(const std::vector<Series*>& series,
+                                       const model::Timing& timing, TimerResolution resolution,
+                                       int n, int max_samples, double elapsed) {
+  bool quiet = true;
+  double worst = 0;
+  for (Series* s : series) {
+    Stats x = s->stats();
+    quiet = quiet && noise_satisfied(x, timing.max_noise, resolution);
+    worst = std::max(worst, x.noise);
+  }
+  double budget = static_cast<double>(timing.budget_ns) * 1e-9;
+  StopState st;
+  if (quiet) {
+    st.stopped_on_noise = true;
+    st.stop_reason =
+        fmt::format("noise {:.2f}% <= {:.2f}% (or within one timer tick) after {} samples",
+                    worst * 100, timing.max_noise * 100, n);
+  } else if (n >= max_samples) {
+    st.hit_max = true;
+    st.stop_reason = fmt::format("max samples {} reached, noise {:.2f}% > {:.2f}%", n,
+                                 worst * 100, timing.max_noise * 100);
+  } else if (elapsed >= budget) {
+    st.hit_budget = true;
+    st.stop_reason =
+        fmt::format("time budget {:.3g} s spent after {} samples, noise {:.2f}% > {:.2f}%",
+                    budget, n, worst * 100, timing.max_noise * 100);
+  } else {
+    return std::nullopt;
+  }
+  return st;
+}
+
+// The shared body of both protocols: warm up, then sample rounds until the stopping rule holds.
+StopState measure(const std::vector<Series*>& series, const model::Timing& timing,
+                  TimerResolution resolution, const Clock& clock) {
   for (int w = 0; w < timing.warmup; ++w)
-    for (Series* s : series)
-      if (auto err = sample_into(*s, false)) return fail("warmup: " + *err);
+    if (auto err = sample_round(series, false)) return failed("warmup: " + *err);
 
   int min_samples = std::max(1, timing.min_samples);
   int max_samples = std::max(min_samples, timing.max_samples);
-  double budget = static_cast<double>(timing.budget_ns) * 1e-9;
   double start = clock();
   for (int n = 1;; ++n) {
-    for (Series* s : series)
-      if (auto err = sample_into(*s, true)) return fail(*err);
+    if (auto err = sample_round(series, true)) return failed(*err);
     if (n < min_samples) continue;
-
-    bool quiet = true;
-    double worst = 0;
-    for (Series* s : series) {
-      Stats x = s->stats();
-      quiet = quiet && noise_satisfied(x, timing.max_noise, resolution);
-      worst = std::max(worst, x.noise);
-    }
-    if (quiet) {
-      st.stopped_on_noise = true;
-      st.stop_reason =
-          fmt::format("noise {:.2f}% <= {:.2f}% (or within one timer tick) after {} samples",
-                      worst * 100, timing.max_noise * 100, n);
-      return st;
-    }
-    if (n >= max_samples) {
-      st.hit_max = true;
-      st.stop_reason = fmt::format("max samples {} reached, noise {:.2f}% > {:.2f}%", n,
-                                   worst * 100, timing.max_noise * 100);
-      return st;
-    }
-    if (clock() - start >= budget) {
-      st.hit_budget = true;
-      st.stop_reason =
-          fmt::format("time budget {:.3g} s spent after {} samples, noise {:.2f}% > {:.2f}%",
-                      budget, n, worst * 100, timing.max_noise * 100);
-      return st;
-    }
+    if (auto stop = stopping_rule(series, timing, resolution, n, max_samples, clock() - start))
+      return *stop;
   }
 }
 

@@ -16,6 +16,7 @@ void bind_agents(Plan& plan, const std::vector<model::Task>& tasks, const model:
       for (int r = 0; r < source.repeat; ++r) {
         TaskJob job;
         job.task = task;
+        if (source.timing) job.task.timing = *source.timing;  // the plan's timing wins
         job.agent = agent;
         job.agent_label = agent_label(agent);
         job.repeat = r;

@@ -7,7 +7,8 @@ namespace kta::engine {
 
 // Copies plan-level settings and keeps the tasks named by --only (unknown names are errors).
 std::vector<model::Task> select_tasks(const model::Plan& source, const PlanOptions& options);
-// One job per task x agent x repeat; resolves where each candidate's files come from.
+// One job per task x agent x repeat (the plan's timing, when set, replaces each task's);
+// resolves where each candidate's files come from.
 void bind_agents(Plan& plan, const std::vector<model::Task>& tasks, const model::Plan& source);
 // Visible points from the checked grid; seeds and timing overrides (--seeds, --quick).
 void expand_visible(Plan& plan, const PlanOptions& options);

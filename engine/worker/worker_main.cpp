@@ -1,1 +1,21 @@
-int main() { return 0; }
+// kta-worker: the process that runs candidate code for the engine. Started by RemoteDevice with
+// its end of a socket pair as descriptor 3; see engine/worker/protocol.h.
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+
+#include "engine/worker/worker_server.h"
+
+int main(int argc, char** argv) {
+  if (argc != 2 || std::strcmp(argv[1], "--serve") != 0) {
+    std::fprintf(stderr, "kta-worker: internal helper of kta; started by the engine as 'kta-worker --serve'\n");
+    return 2;
+  }
+  // Die with the engine: a worker outliving it would keep running candidate code.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() == 1) return 1;
+  return kta::engine::worker::serve(3);
+}

@@ -1,5 +1,8 @@
 #include "engine/inputs/generate.h"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cmath>
 #include <cstring>
 #include <set>
@@ -168,6 +171,28 @@ TEST(Generate, PinnedAcrossPlatforms) {
             "-0.41158178040861965 0.025353157921626956 25\n"
             "-2.679609002401689 0.7257437346015877 725\n")
       << text;
+}
+
+// A separate process (fresh statics, another thread split) draws the same bytes.
+TEST(Generate, SameBytesInAnotherProcess) {
+  auto d = dist("normal", {{"mean", 1}, {"std", 0.5}});
+  auto digest = [&] { return content_digest(draw(DType::bf16, d, (1 << 20) + 3, 9)); };
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    uint64_t h = digest();
+    _exit(write(fds[1], &h, sizeof h) == sizeof h ? 0 : 1);
+  }
+  uint64_t child = 0;
+  ssize_t got = read(fds[0], &child, sizeof child);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  close(fds[0]);
+  close(fds[1]);
+  ASSERT_EQ(got, static_cast<ssize_t>(sizeof child));
+  EXPECT_EQ(child, digest());
 }
 
 TEST(Generate, SlicesEqualTheWhole) {

@@ -178,8 +178,17 @@ CompileResult HipDevice::compile(const CompileRequest& request) {
     r.error = lost_;
     return r;
   }
+  if (request.options.warp_size != 0 && request.options.warp_size != info_.warp_size) {
+    CompileResult r;
+    r.error = "the hip device's warp size is " + std::to_string(info_.warp_size) + ", not " +
+              std::to_string(request.options.warp_size);
+    return r;
+  }
   bind();
-  return request.launcher ? load_launcher(request) : load_kernel(request);
+  CompileResult r = request.launcher ? load_launcher(request) : load_kernel(request);
+  // AddressSanitizer exists on the cpu device only; the GPU run goes ahead unsanitized.
+  if (request.options.sanitize) r.log += "note: sanitize is ignored on the hip device\n";
+  return r;
 }
 
 CompileResult HipDevice::load_kernel(const CompileRequest& request) {

@@ -144,6 +144,62 @@ std::string clang_style_log(const std::string& log) {
   return std::regex_replace(log, loc, "$1$2:$3: ");
 }
 
+namespace {
+
+std::vector<std::string> compile_options(const RtcRequest& req, const Target& target) {
+  std::vector<std::string> options = target.options;
+  options.push_back("-std=c++17");
+  options.push_back("-lineinfo");
+  // Headers beside the kernel resolve as with any compiler (the cache key does not cover them).
+  options.push_back("--include-path=" + fs::absolute(req.source).parent_path().string());
+#if defined(__HIP_PLATFORM_NVIDIA__)
+  options.push_back("--include-path=" + cuda_include_dir());
+#endif
+  for (const std::string& d : req.options.defines) options.push_back("-D" + d);
+  for (const std::string& f : req.options.extra_flags) options.push_back(f);
+  return options;
+}
+
+// Compiles `tu` and fills out's code, format, symbol and log; out.result.error when it fails.
+void run_hiprtc(const std::string& tu, const std::string& file, const std::string& entry,
+                const std::vector<std::string>& options, const Target& target, RtcOutput* out) {
+  std::vector<const char*> header_names, header_texts;
+  for (const auto& [name, body] : rtc_virtual_headers()) {
+    header_names.push_back(name.c_str());
+    header_texts.push_back(body.c_str());
+  }
+  Program prog;
+  if (hiprtcCreateProgram(&prog.p, tu.c_str(), file.c_str(), int(header_names.size()), header_texts.data(),
+                          header_names.data()) != HIPRTC_SUCCESS) {
+    out->result.error = "hipRTC could not create a program for " + file;
+    return;
+  }
+  const std::string name_expr = "&" + entry;
+  hiprtcAddNameExpression(prog.p, name_expr.c_str());
+  std::vector<const char*> argv;
+  for (const std::string& o : options) argv.push_back(o.c_str());
+  hiprtcResult rc = hiprtcCompileProgram(prog.p, int(argv.size()), argv.data());
+  out->result.log = clang_style_log(program_log(prog.p));
+  if (rc != HIPRTC_SUCCESS) {
+    out->result.error = failure_reason(out->result.log, entry, file);
+    return;
+  }
+  const char* lowered = nullptr;
+  if (hiprtcGetLoweredName(prog.p, name_expr.c_str(), &lowered) != HIPRTC_SUCCESS || lowered == nullptr) {
+    out->result.error = "'" + entry + "' in " + file + " is not a __global__ kernel";
+    return;
+  }
+  out->lowered_name = lowered;
+  out->format = target.format;
+  if (!get_code(prog.p, target.format, &out->code)) {
+    out->result.error = "hipRTC produced no code for " + file;
+    return;
+  }
+  out->result.ok = true;
+}
+
+}  // namespace
+
 RtcOutput rtc_compile(const RtcRequest& req) {
   auto start = std::chrono::steady_clock::now();
   RtcOutput out;
@@ -163,24 +219,15 @@ RtcOutput rtc_compile(const RtcRequest& req) {
     return finish();
   }
   // Line directives keep compiler messages on the user's file and lines.
-  std::string tu = "#line 1 \"kta-prelude\"\n" + rtc_prelude(text) + "#line 1 \"" + file + "\"\n" + text + "\n#line 1 \"" + kCheckFileName +
-                   "\"\n" + signature_check_source(req.entry, req.signature);
-
-  Target target = target_for(req.arch);
-  std::vector<std::string> options = target.options;
-  options.push_back("-std=c++17");
-  options.push_back("-lineinfo");
-#if defined(__HIP_PLATFORM_NVIDIA__)
-  options.push_back("--include-path=" + cuda_include_dir());
-#endif
-  for (const std::string& d : req.options.defines) options.push_back("-D" + d);
-  for (const std::string& f : req.options.extra_flags) options.push_back(f);
+  std::string tu = "#line 1 \"kta-prelude\"\n" + rtc_prelude(text) + "#line 1 \"" + file + "\"\n" + text +
+                   "\n#line 1 \"" + kCheckFileName + "\"\n" + signature_check_source(req.entry, req.signature);
+  const Target target = target_for(req.arch);
+  const std::vector<std::string> options = compile_options(req, target);
 
   std::string key_text = "kta-hiprtc\n" + std::to_string(kPreludeVersion) + "\n" + rtc_version() + "\n" +
                          req.arch + "\n" + req.entry + "\n";
   for (const std::string& o : options) key_text += o + "\n";
-  key_text += tu;
-  const std::string key = content_hash(key_text);
+  const std::string key = content_hash(key_text + tu);
   const fs::path dir = kernel_cache_dir(req.cache_dir);
   if (req.use_cache) {
     if (auto hit = cache_load(dir, key)) {
@@ -193,41 +240,8 @@ RtcOutput rtc_compile(const RtcRequest& req) {
       return finish();
     }
   }
-
-  std::vector<const char*> header_names, header_texts;
-  for (const auto& [name, body] : rtc_virtual_headers()) {
-    header_names.push_back(name.c_str());
-    header_texts.push_back(body.c_str());
-  }
-  Program prog;
-  if (hiprtcCreateProgram(&prog.p, tu.c_str(), file.c_str(), int(header_names.size()), header_texts.data(),
-                          header_names.data()) != HIPRTC_SUCCESS) {
-    out.result.error = "hipRTC could not create a program for " + file;
-    return finish();
-  }
-  const std::string name_expr = "&" + req.entry;
-  hiprtcAddNameExpression(prog.p, name_expr.c_str());
-  std::vector<const char*> argv;
-  for (const std::string& o : options) argv.push_back(o.c_str());
-  hiprtcResult rc = hiprtcCompileProgram(prog.p, int(argv.size()), argv.data());
-  out.result.log = clang_style_log(program_log(prog.p));
-  if (rc != HIPRTC_SUCCESS) {
-    out.result.error = failure_reason(out.result.log, req.entry, file);
-    return finish();
-  }
-  const char* lowered = nullptr;
-  if (hiprtcGetLoweredName(prog.p, name_expr.c_str(), &lowered) != HIPRTC_SUCCESS || lowered == nullptr) {
-    out.result.error = "'" + req.entry + "' in " + file + " is not a __global__ kernel";
-    return finish();
-  }
-  out.lowered_name = lowered;
-  out.format = target.format;
-  if (!get_code(prog.p, target.format, &out.code)) {
-    out.result.error = "hipRTC produced no code for " + file;
-    return finish();
-  }
-  out.result.ok = true;
-  if (req.use_cache) cache_store(dir, key, {out.format, out.lowered_name, out.result.log, out.code});
+  run_hiprtc(tu, file, req.entry, options, target, &out);
+  if (out.result.ok && req.use_cache) cache_store(dir, key, {out.format, out.lowered_name, out.result.log, out.code});
   return finish();
 }
 

@@ -1,0 +1,225 @@
+#include "engine/worker/protocol.h"
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+namespace kta::engine::worker {
+namespace {
+
+json dim_json(const Dim3& d) { return json::array({d.x, d.y, d.z}); }
+Dim3 dim_from(const json& j) { return Dim3{j.at(0).get<uint32_t>(), j.at(1).get<uint32_t>(), j.at(2).get<uint32_t>()}; }
+
+}  // namespace
+
+std::string clip(const std::string& text) {
+  if (text.size() <= kMaxTextBytes) return text;
+  return text.substr(0, kMaxTextBytes) + "\n[... " + std::to_string(text.size() - kMaxTextBytes) + " more bytes]\n";
+}
+
+json to_json(const DeviceOptions& o) {
+  return {{"threads", o.threads},
+          {"warp_size", o.warp_size},
+          {"shared_mem_limit", o.shared_mem_limit},
+          {"max_threads_per_block", o.max_threads_per_block},
+          {"cache_dir", o.cache_dir.string()},
+          {"compiler", o.compiler},
+          {"compile_timeout_s", o.compile_timeout_s},
+          {"memory_limit", o.memory_limit},
+          {"fiber_stack_bytes", o.fiber_stack_bytes}};
+}
+DeviceOptions options_from_json(const json& j) {
+  DeviceOptions o;
+  o.threads = j.at("threads").get<unsigned>();
+  o.warp_size = j.at("warp_size").get<int>();
+  o.shared_mem_limit = j.at("shared_mem_limit").get<size_t>();
+  o.max_threads_per_block = j.at("max_threads_per_block").get<int>();
+  o.cache_dir = j.at("cache_dir").get<std::string>();
+  o.compiler = j.at("compiler").get<std::string>();
+  o.compile_timeout_s = j.at("compile_timeout_s").get<double>();
+  o.memory_limit = j.at("memory_limit").get<size_t>();
+  o.fiber_stack_bytes = j.at("fiber_stack_bytes").get<size_t>();
+  return o;
+}
+
+json to_json(const CompileRequest& r) {
+  return {{"source", r.source.string()},
+          {"entry", r.entry},
+          {"launcher", r.launcher},
+          {"signature", to_json(r.signature)},
+          {"sanitize", r.options.sanitize},
+          {"warp_size", r.options.warp_size},
+          {"defines", r.options.defines},
+          {"extra_flags", r.options.extra_flags}};
+}
+CompileRequest compile_request_from_json(const json& j) {
+  CompileRequest r;
+  r.source = j.at("source").get<std::string>();
+  r.entry = j.at("entry").get<std::string>();
+  r.launcher = j.at("launcher").get<bool>();
+  r.signature = kernel_args_from_json(j.at("signature"));
+  r.options.sanitize = j.at("sanitize").get<bool>();
+  r.options.warp_size = j.at("warp_size").get<int>();
+  r.options.defines = j.at("defines").get<std::vector<std::string>>();
+  r.options.extra_flags = j.at("extra_flags").get<std::vector<std::string>>();
+  return r;
+}
+
+json to_json(const CompileResult& r) {
+  return {{"ok", r.ok},         {"error", r.error},     {"log", clip(r.log)},
+          {"module", r.module}, {"seconds", r.seconds}, {"cache_hit", r.cache_hit}};
+}
+CompileResult compile_result_from_json(const json& j) {
+  CompileResult r;
+  r.ok = j.at("ok").get<bool>();
+  r.error = j.at("error").get<std::string>();
+  r.log = j.at("log").get<std::string>();
+  r.module = j.at("module").get<uint64_t>();
+  r.seconds = j.at("seconds").get<double>();
+  r.cache_hit = j.at("cache_hit").get<bool>();
+  return r;
+}
+
+json to_json(const std::vector<KernelArg>& args) {
+  json a = json::array();
+  for (const KernelArg& k : args) {
+    a.push_back({{"type", int(k.type)}, {"pointee", k.pointee}, {"buffer", k.buffer.id},
+                 {"bytes", k.buffer.bytes}, {"bits", k.scalar.u}});
+  }
+  return a;
+}
+std::vector<KernelArg> kernel_args_from_json(const json& j) {
+  std::vector<KernelArg> out;
+  for (const json& e : j) {
+    KernelArg k;
+    int t = e.at("type").get<int>();
+    if (t < 0 || t > int(ArgType::boolean)) throw std::invalid_argument("bad argument type");
+    k.type = ArgType(t);
+    k.pointee = e.at("pointee").get<std::string>();
+    k.buffer = Buffer{e.at("buffer").get<uint64_t>(), e.at("bytes").get<size_t>()};
+    k.scalar.u = e.at("bits").get<uint64_t>();
+    out.push_back(k);
+  }
+  return out;
+}
+
+json to_json(const LaunchConfig& c) {
+  return {{"grid", dim_json(c.grid)}, {"block", dim_json(c.block)}, {"shared", c.shared_bytes}};
+}
+LaunchConfig launch_config_from_json(const json& j) {
+  LaunchConfig c;
+  c.grid = dim_from(j.at("grid"));
+  c.block = dim_from(j.at("block"));
+  c.shared_bytes = j.at("shared").get<size_t>();
+  return c;
+}
+
+json to_json(const LauncherArgs& a) {
+  json t = json::array(), p = json::array();
+  for (const TensorArg& x : a.tensors) {
+    t.push_back({{"name", x.name}, {"buffer", x.buffer.id}, {"bytes", x.buffer.bytes}, {"dtype", x.dtype},
+                 {"shape", x.shape}});
+  }
+  for (const ParamArg& x : a.params) p.push_back({{"name", x.name}, {"is_float", x.is_float}, {"i", x.i}, {"f", x.f}});
+  return {{"tensors", t}, {"params", p}};
+}
+LauncherArgs launcher_args_from_json(const json& j) {
+  LauncherArgs a;
+  for (const json& x : j.at("tensors")) {
+    a.tensors.push_back(TensorArg{x.at("name").get<std::string>(),
+                                  Buffer{x.at("buffer").get<uint64_t>(), x.at("bytes").get<size_t>()},
+                                  x.at("dtype").get<int32_t>(), x.at("shape").get<std::vector<int64_t>>()});
+  }
+  for (const json& x : j.at("params")) {
+    a.params.push_back(ParamArg{x.at("name").get<std::string>(), x.at("is_float").get<bool>(),
+                                x.at("i").get<int64_t>(), x.at("f").get<double>()});
+  }
+  return a;
+}
+
+json to_json(const LaunchResult& r) {
+  return {{"ok", r.ok}, {"error", clip(r.error)}, {"output", clip(r.output)}, {"device_restarted", r.device_restarted}};
+}
+LaunchResult launch_result_from_json(const json& j) {
+  LaunchResult r;
+  r.ok = j.at("ok").get<bool>();
+  r.error = j.at("error").get<std::string>();
+  r.output = j.at("output").get<std::string>();
+  r.device_restarted = j.at("device_restarted").get<bool>();
+  return r;
+}
+
+json to_json(const DeviceInfo& i) {
+  return {{"name", i.name},
+          {"kind", i.kind},
+          {"warp_size", i.warp_size},
+          {"l2_bytes", i.l2_bytes},
+          {"shared_mem_per_block", i.shared_mem_per_block},
+          {"max_threads_per_block", i.max_threads_per_block},
+          {"peak_bandwidth", i.peak_bandwidth}};
+}
+DeviceInfo device_info_from_json(const json& j) {
+  DeviceInfo i;
+  i.name = j.at("name").get<std::string>();
+  i.kind = j.at("kind").get<std::string>();
+  i.warp_size = j.at("warp_size").get<int>();
+  i.l2_bytes = j.at("l2_bytes").get<size_t>();
+  i.shared_mem_per_block = j.at("shared_mem_per_block").get<size_t>();
+  i.max_threads_per_block = j.at("max_threads_per_block").get<int>();
+  i.peak_bandwidth = j.at("peak_bandwidth").get<double>();
+  return i;
+}
+
+bool send_message(int socket, const json& message, int fd) {
+  std::string text = message.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (text.size() > kMaxMessageBytes) text = json{{"ok", false}, {"error", "reply too large"}}.dump();
+  iovec iov{text.data(), text.size()};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
+  if (fd >= 0) {
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof(control);
+    cmsghdr* c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    std::memcpy(CMSG_DATA(c), &fd, sizeof(int));
+  }
+  for (;;) {
+    ssize_t n = sendmsg(socket, &msg, MSG_NOSIGNAL);
+    if (n >= 0) return true;
+    if (errno != EINTR) return false;
+  }
+}
+
+std::optional<json> receive_message(int socket, int* fd) {
+  static thread_local std::vector<char> buf(kMaxMessageBytes + 1);
+  iovec iov{buf.data(), buf.size()};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof(control);
+  ssize_t n;
+  do {
+    n = recvmsg(socket, &msg, MSG_CMSG_CLOEXEC);
+  } while (n < 0 && errno == EINTR);
+  if (n <= 0) return std::nullopt;
+  if (fd != nullptr) {
+    *fd = -1;
+    for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
+      if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) std::memcpy(fd, CMSG_DATA(c), sizeof(int));
+    }
+  }
+  json j = json::parse(buf.data(), buf.data() + n, nullptr, false);
+  if (j.is_discarded()) return std::nullopt;
+  return j;
+}
+
+}  // namespace kta::engine::worker

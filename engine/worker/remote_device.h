@@ -1,0 +1,89 @@
+// RemoteDevice: the engine's handle on a device that lives in a kta-worker child process.
+// Every call is forwarded over the worker protocol; buffers are shared memory (memfd) mapped
+// by both processes, so uploads and downloads never cross the socket and survive a worker
+// restart. A crash, a hang past the time limit or memory exhaustion in the worker comes back as
+// a failed result with the reason, and the next request starts a fresh worker, reloading
+// compiled modules from the disk cache as they are used.
+#pragma once
+
+#include <sys/types.h>
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/device/device.h"
+
+namespace kta::engine::worker {
+
+class RemoteDevice : public Device {
+ public:
+  // Starts the worker; throws std::runtime_error when it cannot.
+  explicit RemoteDevice(const DeviceOptions& options = {});
+  ~RemoteDevice() override;
+  RemoteDevice(const RemoteDevice&) = delete;
+  RemoteDevice& operator=(const RemoteDevice&) = delete;
+
+  DeviceInfo info() const override { return info_; }
+  Buffer alloc(size_t bytes) override;
+  void free(Buffer b) override;
+  void upload(Buffer dst, const void* src, size_t bytes) override;
+  void download(void* dst, Buffer src, size_t bytes) override;
+  void fill(Buffer dst, uint8_t byte) override;
+  CompileResult compile(const CompileRequest& request) override;
+  LaunchResult launch(uint64_t module, const std::vector<KernelArg>& args, const LaunchConfig& config) override;
+  LaunchResult call(uint64_t module, const LauncherArgs& args) override;
+  TimedResult timed_launch(uint64_t module, const std::vector<KernelArg>& args, const LaunchConfig& config,
+                           bool flush, int repeat) override;
+  TimedResult timed_call(uint64_t module, const LauncherArgs& args, bool flush, int repeat) override;
+  void synchronize() override;
+
+  // The worker's process id, -1 when none runs (tests use it to check restarts).
+  pid_t worker_pid() const { return pid_; }
+  // How many workers this device started so far.
+  int workers_started() const { return started_; }
+
+ private:
+  struct Shared {
+    int fd = -1;
+    void* data = nullptr;
+    size_t bytes = 0, length = 0;
+  };
+  struct ModuleRecord {
+    CompileRequest request;
+    uint64_t remote = 0;
+    uint64_t generation = 0;
+  };
+  using json = nlohmann::json;
+
+  void start(bool asan);
+  void stop();
+  std::string ensure(bool asan);
+  // One request/reply; on failure (crash, timeout) the worker is gone and *failure says why.
+  std::optional<json> request(const json& q, double timeout_s, std::string* failure, int fd = -1);
+  std::string why_worker_ended(int status);
+  std::string log_tail() const;
+  std::string load(ModuleRecord& m, uint64_t* remote);
+  const Shared& shared(Buffer b, size_t bytes) const;
+  LaunchResult lost(const std::string& why);
+
+  DeviceOptions options_;
+  DeviceInfo info_;
+  pid_t pid_ = -1;
+  int socket_ = -1;
+  int log_fd_ = -1;
+  bool asan_ = false;
+  uint64_t generation_ = 0;
+  int started_ = 0;
+  uint64_t next_buffer_ = 1, next_module_ = 1;
+  std::map<uint64_t, Shared> buffers_;
+  std::map<uint64_t, ModuleRecord> modules_;
+};
+
+// The kta-worker binary this process would start (options, $KTA_WORKER, next to the running
+// executable, or the build tree's).
+std::string find_worker(const DeviceOptions& options);
+
+}  // namespace kta::engine::worker

@@ -1,0 +1,10 @@
+// Case hang: never returns.
+#include <hip/hip_runtime.h>
+#include <stdint.h>
+
+__global__ void vadd(const float* x, const float* y, float* z, int64_t n) {
+  const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  volatile int64_t spin = 0;
+  while (n > 0) spin = spin + 1;
+  if (i < n) z[i] = x[i] + y[i];
+}
