@@ -66,6 +66,8 @@ CompareResult compare(const HostTensor& got, const HostTensor& want, const model
       Verdict v = judge(g, w, tol);
       if (v == Verdict::ok) continue;
       if (v == Verdict::nan_in_output) ++nan_where_number;
+      if (r.examples.size() < kMismatchExamples)
+        r.examples.push_back({static_cast<int64_t>(base + k), g, w});
       if (r.mismatches++ == 0) {
         r.first_bad_index = static_cast<int64_t>(base + k);
         r.got_at_first_bad = g;

@@ -42,6 +42,7 @@ struct EvalArgs {
   bool explain = false;
   bool debug_passes = false;
   std::string replay;
+  double timeout = 0;
 };
 
 std::string now_iso() {
@@ -191,8 +192,10 @@ int run_eval(const EvalArgs& a) {
   eo.cache_dir = engine::default_cache_dir();
   eo.progress = progress.get();
   eo.audit = audit_hook();
-  eo.make_device = [device_spec](const std::string&) {
-    return engine::make_isolated_device(device_spec, engine::DeviceOptions{});
+  engine::DeviceOptions device_options;
+  if (a.timeout > 0) device_options.launch_timeout_s = a.timeout;
+  eo.make_device = [device_spec, device_options](const std::string&) {
+    return engine::make_isolated_device(device_spec, device_options);
   };
   auto outcomes = engine::execute(plan, *store, eo);
   engine::RunScore score = engine::score(outcomes);
@@ -226,6 +229,9 @@ void add_eval_command(CLI::App& app, CliState& state) {
   cmd->add_flag("--quick", args->quick, "short timing (3-7 samples, 150 ms budget per shape), for CI");
   cmd->add_option("--replay", args->replay,
                   "candidates from DIR/<task>/<file> (the replay agent) instead of the plan's agents");
+  cmd->add_option("--timeout", args->timeout,
+                  "wall-time limit of one launch in seconds before the worker is killed (default 10)")
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("--explain", args->explain, "print the compiled plan and exit without running");
   cmd->add_flag("--debug-passes", args->debug_passes, "dump the plan after each compiler pass to stderr");
   cmd->callback([args, &state] {

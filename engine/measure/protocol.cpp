@@ -1,5 +1,7 @@
 #include "engine/measure/protocol.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 namespace kta::engine {
@@ -32,7 +34,7 @@ struct Series {
 std::optional<std::string> sample_into(Series& s, bool keep) {
   Sample x = s.take();
   if (!x.ok) return fmt::format("{} sample failed: {}", s.name, x.error);
-  if (!(x.seconds >= 0))
+  if (!std::isfinite(x.seconds) || x.seconds < 0)
     return fmt::format("{} sample returned an invalid time ({})", s.name, x.seconds);
   if (keep) s.seconds.push_back(x.seconds);
   return std::nullopt;
@@ -73,13 +75,13 @@ std::optional<StopState> stopping_rule(const std::vector<Series*>& series,
                     worst * 100, timing.max_noise * 100, n);
   } else if (n >= max_samples) {
     st.hit_max = true;
-    st.stop_reason = fmt::format("max samples {} reached, noise {:.2f}% > {:.2f}%", n,
-                                 worst * 100, timing.max_noise * 100);
+    st.stop_reason = fmt::format("max samples {} reached, noise {:.2f}% > {:.2f}%", n, worst * 100,
+                                 timing.max_noise * 100);
   } else if (elapsed >= budget) {
     st.hit_budget = true;
     st.stop_reason =
-        fmt::format("time budget {:.3g} s spent after {} samples, noise {:.2f}% > {:.2f}%",
-                    budget, n, worst * 100, timing.max_noise * 100);
+        fmt::format("time budget {:.3g} s spent after {} samples, noise {:.2f}% > {:.2f}%", budget,
+                    n, worst * 100, timing.max_noise * 100);
   } else {
     return std::nullopt;
   }

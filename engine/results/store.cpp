@@ -208,7 +208,13 @@ std::unique_ptr<ResultStore> ResultStore::open(const std::filesystem::path& run_
     add_column_if_missing(db, "step", "task_hash", "TEXT NOT NULL DEFAULT ''");
     Stmt get(db, "SELECT value FROM meta WHERE key = 'schema_version'");
     if (get.step()) {
-      int version = std::stoi(get.text(0));
+      int version = 0;
+      try {
+        version = std::stoi(get.text(0));
+      } catch (const std::exception&) {
+        throw StoreError(fmt::format("results store {} has a malformed schema version '{}'",
+                                     path.string(), get.text(0)));
+      }
       if (version > kSchemaVersion)
         throw StoreError(
             fmt::format("results store {} has schema version {}, newer than this kta ({})",

@@ -58,6 +58,10 @@ TEST(Compare, ReportsErrorsAndFirstBadIndex) {
   EXPECT_EQ(r.max_abs_error, 2.0);
   EXPECT_EQ(r.max_rel_error, 1.0);
   EXPECT_EQ(r.reason, "2 of 5 elements outside tolerance (first at index 1: got 1.5, want 1.25)");
+  ASSERT_EQ(r.examples.size(), 2u);
+  EXPECT_EQ(r.examples[1].index, 3);
+  EXPECT_EQ(r.examples[1].got, 4);
+  EXPECT_EQ(r.examples[1].want, 2);
 }
 
 TEST(Compare, NanIsNeverAWildcard) {
@@ -93,6 +97,8 @@ TEST(Compare, MismatchFraction) {
   EXPECT_EQ(r.reason,
             "3 of 100 elements outside tolerance (first at index 10: got 2, want 1); allowed 2");
   EXPECT_EQ(r.mismatches, 3u);
+  std::vector<double> all_bad(100, 5.0);
+  EXPECT_EQ(compare(f32(all_bad), f32(want), tol(0, 0)).examples.size(), kMismatchExamples);
 }
 
 TEST(Compare, ShapeAndDtypeMismatch) {

@@ -48,7 +48,7 @@ TEST_P(Golden, MatchesExpectedOutput) {
 }
 
 INSTANTIATE_TEST_SUITE_P(lang, Golden, ::testing::ValuesIn(cases()),
-                         [](const auto& info) { return info.param; });
+                         [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
 
 TEST(GoldenSuite, HasAtLeastFortyDistinctMistakes) { EXPECT_GE(cases().size(), 40u); }
 

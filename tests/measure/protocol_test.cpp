@@ -1,5 +1,7 @@
 #include "engine/measure/protocol.h"
 
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 namespace kta::engine {
@@ -133,6 +135,9 @@ TEST(InterleavedProtocol, FailedSampleAborts) {
   EXPECT_EQ(w.stop_reason, "warmup: baseline sample failed: boom");
   std::function<Sample()> negative = [] { return Sample{true, -1, ""}; };
   EXPECT_TRUE(p.run(negative, negative).failed);
+  std::function<Sample()> infinite = [] { return Sample{true, INFINITY, ""}; };
+  EXPECT_EQ(p.run(infinite, infinite).stop_reason,
+            "warmup: baseline sample returned an invalid time (inf)");
 }
 
 TEST(SingleProtocol, SameRulesOneSeries) {

@@ -268,9 +268,13 @@ std::vector<std::string> kernel_parameter_names(std::string_view s, std::string_
   std::vector<Token> t = lex(s);
   for (size_t i = 0; i < t.size(); ++i) {
     if (!is(t[i], "__global__")) continue;
+    // __global__ [attributes, __launch_bounds__(...)] void NAME ( ... )
     size_t open = i + 1;
-    while (open < t.size() && !is(t[open], '(') && !is(t[open], ';') && !is(t[open], '{')) ++open;
-    if (open >= t.size() || !is(t[open], '(') || !is(t[open - 1], entry)) continue;
+    while (open + 1 < t.size() && !is(t[open], ';') && !is(t[open], '{') &&
+           !(is(t[open], entry) && is(t[open + 1], '(')))
+      ++open;
+    if (open + 1 >= t.size() || !is(t[open], entry)) continue;
+    ++open;
     size_t close = match_forward(t, open);
     if (close == std::string_view::npos) return {};
     std::vector<std::string> names;

@@ -125,7 +125,7 @@ uint64_t Scheduler::exchange(uint64_t value, uint32_t src_lane) {
   auto& slots = slots_[f.exchanges++ & 1];
   slots[current_] = value;
   yield(FiberState::wait_warp);
-  uint32_t ws = config().warp_size;
+  uint32_t ws = tls.warp_size;
   uint32_t src = current_ - current_ % ws + src_lane;
   return src < count_ ? slots[src] : value;
 }
@@ -135,7 +135,7 @@ uint64_t Scheduler::ballot(int predicate) {
   auto& slots = slots_[f.exchanges++ & 1];
   slots[current_] = predicate != 0;
   yield(FiberState::wait_warp);
-  uint32_t ws = config().warp_size;
+  uint32_t ws = tls.warp_size;
   uint32_t base = current_ - current_ % ws;
   uint64_t mask = 0;
   for (uint32_t l = 0; l < ws && base + l < count_; ++l) {
@@ -146,7 +146,7 @@ uint64_t Scheduler::ballot(int predicate) {
 
 // After a pass: makes waiting threads ready again. False when nothing could be released.
 bool Scheduler::release() {
-  uint32_t ws = config().warp_size;
+  uint32_t ws = tls.warp_size;
   bool released = false;
   for (uint32_t base = 0; base < count_; base += ws) {
     uint32_t end = std::min(count_, base + ws), warp_waiting = 0, live = 0;

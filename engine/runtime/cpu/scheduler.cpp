@@ -110,7 +110,7 @@ void run_blocks(Job& job) {
   ThreadState& t = tls;
   t.block_dim = d.block;
   t.grid_dim = d.grid;
-  t.warp_size = g_config.warp_size;
+  t.warp_size = d.warp_size != 0 ? d.warp_size : g_config.warp_size;
   t.scheduler = nullptr;
   if (d.dynamic_shared_bytes > 0) {
     if (t_local.shared_bytes != d.dynamic_shared_bytes) {

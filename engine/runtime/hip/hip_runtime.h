@@ -44,7 +44,7 @@
 // and an OS thread runs one block at a time, so a thread-local variable is exactly that.
 #define __shared__ static thread_local
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
-#define HIP_DYNAMIC_SHARED(type, var) type* var = static_cast<type*>(::kta_rt::tls.dynamic_shared)
+#define HIP_DYNAMIC_SHARED(type, var) type* var = static_cast<type*>(::kta_rt::tls.dynamic_shared);
 #define HIP_DYNAMIC_SHARED_ATTRIBUTE
 
 #define threadIdx (::kta_rt::tls.thread_idx)

@@ -63,7 +63,7 @@ void fiber_block(void* closure) {
 
 template <class F>
 inline int run_grid(dim3 grid, dim3 block, size_t shared, F& body) {
-  LaunchDesc d{grid, block, shared, 0, KTA_FIBERS ? &fiber_block<F> : &loop_block<F>, &body};
+  LaunchDesc d{grid, block, shared, KTA_WARP_SIZE, KTA_FIBERS ? &fiber_block<F> : &loop_block<F>, &body};
   return kta_rt_launch(&d);
 }
 

@@ -12,7 +12,7 @@
 #endif
 
 // Bumped whenever a structure below changes; part of the kernel cache key.
-#define KTA_CPU_RUNTIME_ABI 1
+#define KTA_CPU_RUNTIME_ABI 2
 
 struct dim3 {
   uint32_t x, y, z;
@@ -46,7 +46,7 @@ struct LaunchDesc {
   dim3 grid;
   dim3 block;
   size_t dynamic_shared_bytes;
-  size_t static_shared_bytes;
+  uint32_t warp_size;  // the kernel's, fixed when it was compiled
   void (*run_block)(void* closure);
   void* closure;
 };

@@ -1,0 +1,78 @@
+// The worker protocol's message framing and conversions, and the AddressSanitizer report reader.
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "engine/worker/asan_report.h"
+#include "engine/worker/protocol.h"
+#include "support/device_test_support.h"
+
+namespace kta::test {
+namespace {
+
+using namespace engine::worker;
+
+TEST(Protocol, RoundTripsRequestsWithDescriptors) {
+  int sv[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv), 0);
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  ASSERT_TRUE(send_message(sv[0], {{"op", "map"}, {"id", 3}}, fds[0]));
+  int got = -1;
+  auto m = receive_message(sv[1], &got);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ((*m)["op"], "map");
+  EXPECT_GE(got, 0);
+  EXPECT_NE(got, fds[0]);
+  ASSERT_EQ(write(fds[1], "z", 1), 1);
+  char c = 0;
+  EXPECT_EQ(read(got, &c, 1), 1);
+  EXPECT_EQ(c, 'z');
+  close(got);
+  close(fds[0]);
+  close(fds[1]);
+  close(sv[0]);
+  EXPECT_FALSE(receive_message(sv[1]).has_value());  // peer gone
+  close(sv[1]);
+}
+
+TEST(Protocol, ConversionsKeepEveryField) {
+  std::vector<engine::KernelArg> args = {ptr(engine::Buffer{4, 64}, "__half"), i64(-5), f32(0.25)};
+  auto back = kernel_args_from_json(to_json(args));
+  ASSERT_EQ(back.size(), 3u);
+  EXPECT_EQ(back[0].pointee, "__half");
+  EXPECT_EQ(back[0].buffer.id, 4u);
+  EXPECT_EQ(back[1].scalar.i, -5);
+  EXPECT_EQ(back[2].scalar.f, 0.25);
+  engine::LaunchConfig c = geometry(engine::Dim3{1, 2, 3}, engine::Dim3{4, 5, 6}, 99);
+  auto c2 = launch_config_from_json(to_json(c));
+  EXPECT_EQ(c2.grid.z, 3u);
+  EXPECT_EQ(c2.block.y, 5u);
+  EXPECT_EQ(c2.shared_bytes, 99u);
+  EXPECT_THROW(kernel_args_from_json(nlohmann::json::parse(R"([{"type": 99}])")), std::exception);
+  engine::LaunchResult r;
+  r.ok = false;
+  r.output = std::string(100000, 'x');
+  auto r2 = launch_result_from_json(to_json(r));
+  EXPECT_LT(r2.output.size(), 70000u);  // clipped to fit one message
+  EXPECT_NE(r2.output.find("more bytes]"), std::string::npos);
+}
+
+TEST(AsanReport, NamesKindAccessAndUserLine) {
+  std::string report =
+      "=================================================================\n"
+      "==4242==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x60b000000130 at pc 0x7f sp 0x7f\n"
+      "READ of size 4 at 0x60b000000130 thread T1\n"
+      "    #0 0x7f1 in float kta_rt::warp_shuffle<float>(float, unsigned int) /src/engine/runtime/hip/hip_runtime.h:88\n"
+      "    #1 0x7f2 in oob_read(float const*, float*, int) /cache/oob_read.hip:7\n"
+      "    #2 0x7f3 in kta_rt::loop_block /src/engine/runtime/kta/cpu_launch.h:40\n";
+  EXPECT_EQ(summarize_asan_report(report), "out-of-bounds read at oob_read.hip:7 (heap-buffer-overflow, 4 bytes)");
+  EXPECT_EQ(summarize_asan_report("==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000 (pc 0x1)\n"
+                                  "==1==The signal is caused by a WRITE memory access.\n"
+                                  "    #0 0x7f in k(float*) /x/k.hip:3:5\n"),
+            "invalid memory write at k.hip:3 (SEGV)");
+  EXPECT_EQ(summarize_asan_report("Segmentation fault\n"), "");
+}
+
+}  // namespace
+}  // namespace kta::test

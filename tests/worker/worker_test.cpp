@@ -1,0 +1,144 @@
+// Isolation: candidate code runs in a kta-worker; crashes, hangs, memory exhaustion and
+// sanitizer reports come back as failed results with a named reason, and the device keeps
+// working with a fresh worker.
+#include <unistd.h>
+
+#include "engine/worker/remote_device.h"
+#include "support/device_test_support.h"
+
+namespace kta::test {
+namespace {
+
+class Isolation : public ::testing::Test {
+ protected:
+  static DeviceOptions options() {
+    DeviceOptions o = device_test_options();
+    o.launch_timeout_s = 3;
+    o.memory_limit = size_t(2) << 30;
+    return o;
+  }
+  engine::worker::RemoteDevice dev{options()};
+
+  // vector_add still works (and sees the buffers' contents) after whatever happened.
+  void expect_healthy() {
+    const int n = 300;
+    auto a = random_floats(n, 0, 1, 7), b = random_floats(n, 0, 1, 8);
+    Buffer ba = upload(dev, a), bb = upload(dev, b), bc = dev.alloc(4 * n);
+    uint64_t m = compile_kernel(dev, "vector_add.hip", "vector_add");
+    auto r = dev.launch(m, {ptr(ba, "float"), ptr(bb, "float"), ptr(bc, "float"), i64(n)}, geometry1(2, 256));
+    ASSERT_TRUE(r.ok) << r.error;
+    auto c = download<float>(dev, bc, n);
+    for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]);
+  }
+};
+
+TEST_F(Isolation, KernelsRunInTheWorkerOnSharedBuffers) {
+  EXPECT_EQ(dev.info().kind, "cpu");
+  EXPECT_GT(dev.worker_pid(), 0);
+  EXPECT_NE(dev.worker_pid(), getpid());
+  expect_healthy();
+  EXPECT_EQ(dev.workers_started(), 1);
+}
+
+TEST_F(Isolation, SegfaultIsAFailedLaunchAndTheWorkerIsReplaced) {
+  Buffer b = dev.alloc(4 * 64);
+  std::vector<float> keep(64, 3.0f);
+  dev.upload(b, keep.data(), 4 * 64);
+  uint64_t m = compile_kernel(dev, "crash_segv.hip", "crash");
+  pid_t before = dev.worker_pid();
+  auto r = dev.launch(m, {ptr(b, "float")}, geometry1(1, 64));
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(r.device_restarted);
+  EXPECT_EQ(r.error.rfind("worker killed by signal 11 (SIGSEGV)", 0), 0u) << r.error;
+  // Buffers are shared memory owned by the engine: they survive the worker.
+  EXPECT_EQ(download<float>(dev, b, 64)[10], 3.0f);
+  expect_healthy();
+  EXPECT_NE(dev.worker_pid(), before);
+  EXPECT_EQ(dev.workers_started(), 2);
+}
+
+TEST_F(Isolation, AbortInLauncherCode) {
+  uint64_t m = compile_launcher(dev, "launcher_abort.hip");
+  auto r = dev.call(m, LauncherArgs{});
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.error.rfind("worker killed by signal 6 (SIGABRT)", 0), 0u) << r.error;
+  expect_healthy();
+}
+
+TEST_F(Isolation, HangIsKilledAfterTheTimeLimit) {
+  std::vector<int> flag = {0};
+  Buffer b = upload(dev, flag);
+  uint64_t m = compile_kernel(dev, "hang.hip", "hang");
+  auto r = dev.launch(m, {ptr(b, "int")}, geometry1(1, 1));
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.error, "timeout after 3 s");
+  expect_healthy();
+}
+
+TEST_F(Isolation, MemoryExhaustionNamesTheLimit) {
+  uint64_t m = compile_launcher(dev, "launcher_oom.hip");
+  LauncherArgs a;
+  a.params.push_back(ParamArg{"gib", false, 16, 0});
+  auto r = dev.call(m, a);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.error, "out of memory (limit 2 GiB) in 'kta_launch'");
+  expect_healthy();
+}
+
+TEST_F(Isolation, SanitizerNamesTheOutOfBoundsRead) {
+  const int n = 100;
+  auto x = random_floats(n, 0, 1);
+  Buffer bx = upload(dev, x), by = dev.alloc(4 * n);
+  CompileRequest req;
+  req.source = kernel_path("oob_read.hip");
+  req.entry = "oob_read";
+  req.options.sanitize = true;
+  CompileResult c = dev.compile(req);
+  ASSERT_TRUE(c.ok) << c.error << c.log;
+  auto r = dev.launch(c.module, {ptr(bx, "float"), ptr(by, "float"), i32(n)}, geometry1(1, 128));
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.error, "out-of-bounds read at oob_read.hip:7 (heap-buffer-overflow, 4 bytes)");
+  // In bounds, the same sanitized kernel passes and writes through to the shared buffer.
+  r = dev.launch(c.module, {ptr(bx, "float"), ptr(by, "float"), i32(n - 1)}, geometry1(1, 128));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(download<float>(dev, by, n)[5], x[5]);
+  expect_healthy();
+}
+
+TEST_F(Isolation, CompileErrorsComeBackFromTheWorker) {
+  CompileRequest req;
+  req.source = kernel_path("compile_error.hip");
+  req.entry = "broken";
+  CompileResult c = dev.compile(req);
+  EXPECT_FALSE(c.ok);
+  EXPECT_EQ(c.error.rfind("compile error: compile_error.hip:6:12: error: ", 0), 0u) << c.error;
+}
+
+TEST_F(Isolation, TimedLaunchMeasuresInTheWorker) {
+  const int n = 1 << 16;
+  auto a = random_floats(n, 0, 1);
+  Buffer ba = upload(dev, a), bc = dev.alloc(4 * n);
+  uint64_t m = compile_kernel(dev, "vector_add.hip", "vector_add");
+  auto t = dev.timed_launch(m, {ptr(ba, "float"), ptr(ba, "float"), ptr(bc, "float"), i64(n)}, geometry1(n / 256, 256),
+                            true, 3);
+  ASSERT_TRUE(t.status.ok) << t.status.error;
+  EXPECT_GT(t.seconds, 0);
+  EXPECT_LT(t.seconds, 1);
+  EXPECT_EQ(download<float>(dev, bc, n)[77], 2 * a[77]);
+}
+
+TEST(Factory, SpecsResolve) {
+  std::string why;
+  EXPECT_EQ(engine::resolve_device_spec("cpu", &why), "cpu");
+  EXPECT_EQ(why, "");
+  if (access("/dev/kfd", F_OK) != 0 && access("/dev/nvidiactl", F_OK) != 0) {
+    EXPECT_EQ(engine::resolve_device_spec("auto", &why), "cpu");
+    EXPECT_EQ(why, "no GPU found (no /dev/kfd, no /dev/nvidiactl); using the cpu device");
+  }
+  EXPECT_THROW(engine::resolve_device_spec("tpu"), std::invalid_argument);
+  auto d = engine::make_isolated_device("cpu", device_test_options());
+  EXPECT_EQ(d->info().kind, "cpu");
+}
+
+}  // namespace
+}  // namespace kta::test
