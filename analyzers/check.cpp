@@ -22,7 +22,7 @@ void CheckContext::report(const clang::SourceManager& sm, clang::SourceLocation 
   if (loc.isInvalid()) return;
   // A macro argument is shown where it was written; anything else from a macro at its use.
   if (loc.isMacroID()) loc = sm.isMacroArgExpansion(loc) ? sm.getSpellingLoc(loc) : sm.getExpansionLoc(loc);
-  if (!sm.isInMainFile(loc)) return;
+  if (!sm.isWrittenInMainFile(loc)) return;
   clang::PresumedLoc where = sm.getPresumedLoc(loc, /*UseLineDirectives=*/false);
   if (where.isInvalid()) return;
   unsigned line = where.getLine(), column = where.getColumn();

@@ -56,7 +56,7 @@ class MacroRecorder : public clang::PPCallbacks {
   MacroRecorder(const clang::SourceManager& sm, std::vector<MacroConstant>& out) : sm_(sm), out_(out) {}
   void MacroDefined(const clang::Token& name, const clang::MacroDirective* md) override {
     const clang::MacroInfo* mi = md->getMacroInfo();
-    if (!mi || mi->isFunctionLike() || !sm_.isInMainFile(mi->getDefinitionLoc())) return;
+    if (!mi || mi->isFunctionLike() || !sm_.isWrittenInMainFile(mi->getDefinitionLoc())) return;
     // The body: one number, possibly in parentheses.
     std::vector<clang::Token> tokens(mi->tokens().begin(), mi->tokens().end());
     while (tokens.size() >= 3 && tokens.front().is(clang::tok::l_paren) &&
@@ -116,8 +116,7 @@ std::vector<std::string> command_line(const fs::path& file, const std::vector<fs
       "kta-audit", "-fsyntax-only", "-x", "hip", "--cuda-host-only", "-nogpuinc", "-nogpulib",
       "-std=c++17", "-w", "-ferror-limit=100", "-fno-color-diagnostics",
       std::string("-resource-dir=") + KTA_CLANG_RESOURCE_DIR,
-      "-isystem", std::string(kShimDir), "-include", std::string(kShimHeader),
-      std::string("-I") + KTA_RUNTIME_INCLUDE_DIR};
+      "-isystem", std::string(kShimDir), "-include", std::string(kShimHeader)};
   for (const fs::path& dir : include_dirs) args.push_back("-I" + dir.string());
   args.push_back(file.string());
   return args;
@@ -145,6 +144,10 @@ FileAudit audit_one_file(const fs::path& file, const ShapeSet& shapes,
   overlay->pushOverlay(memory);
   for (const auto& [path, text] : shim_files())
     memory->addFile(path, 0, llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(text.data(), text.size())));
+  // <kta/launch.h>, the launcher ABI, from the source tree (only that header: the cpu runtime's
+  // own hip/ headers beside it must not shadow the shim).
+  if (auto abi = llvm::MemoryBuffer::getFile(std::string(KTA_RUNTIME_INCLUDE_DIR) + "/kta/launch.h"))
+    memory->addFile(std::string(kShimDir) + "/kta/launch.h", 0, std::move(*abi));
   auto files = llvm::makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions(), overlay);
 
   std::vector<std::unique_ptr<Check>> checks = make_checks();

@@ -52,8 +52,7 @@ case "$what" in
   build) ;;
   quickstart)
     cd "$root/examples"
-    "$build/kta" check quickstart.kta
-    "$build/kta" plan --explain quickstart.kta
+    "$build/kta" eval quickstart.kta --device cpu
     ;;
   test)
     ctest --test-dir "$build" -j "$jobs" --output-on-failure --timeout 300 -LE gpu

@@ -115,6 +115,7 @@ namespace kta::lang {
   X(unbound_param, error, "grid '{}' does not bind shape param '{}'")                             \
   X(empty_grid, error, "grid '{}' has no points")                                                 \
   X(grid_too_large, error, "grid '{}' expands to more than {} points")                            \
+  X(axis_too_large, error, "axis '{}' has more than {} values")                                   \
   X(heldout_equals_visible, warning, "held-out point {} is also a visible point")                 \
   X(bad_range, error, "range({}) has no values")                                                  \
   X(bad_pow2, error, "pow2({}..{}) needs 0 <= lo <= hi <= 62")                                    \

@@ -119,7 +119,12 @@ void ModuleLoader::resolve_imports(Module& m) {
     if (found.empty()) {
       diags_.report(imp->module_where, Msg::unknown_module, imp->module, rel);
       std::string list;
-      for (const fs::path& f : folders) list += (list.empty() ? "" : ", ") + f.string();
+      for (const fs::path& f : folders) {
+        std::string shown = f.string();
+        fs::path short_path = fs::absolute(f, ec).lexically_normal().lexically_relative(fs::current_path(ec));
+        if (!short_path.empty() && short_path.string().size() < shown.size()) shown = short_path.string();
+        list += (list.empty() ? "" : ", ") + shown;
+      }
       diags_.note({}, Msg::note_search_path, list);
       continue;
     }

@@ -744,6 +744,11 @@ std::optional<ast::File> parse_file(uint32_t file_id, DiagnosticEngine& diags) {
   } catch (const SyntaxError& e) {
     auto [found, len] = describe_token(f.text, e.offset);
     uint32_t begin = e.offset, end = std::min<uint32_t>(e.offset + len, uint32_t(f.text.size()));
+    if (begin >= f.text.size()) {
+      // At the end of the file, point just past the last token rather than at an empty line.
+      while (begin > 0 && std::isspace(static_cast<unsigned char>(f.text[begin - 1]))) --begin;
+      end = begin;
+    }
     Msg msg = e.msg;
     if (msg == Msg::unterminated_string) begin = s.open_offset, end = begin + 1;
     if (msg == Msg::unterminated_text_block) begin = s.open_offset, end = begin + 3;

@@ -20,6 +20,8 @@ namespace kta::lang {
 // Static types of expressions.
 enum class Ty { integer, number, boolean, string, duration, list, tuple, call, any };
 const char* type_name(Ty t);  // "an integer", ...
+// What a declaration is, for messages: "constant", "tolerance preset", "distribution", ...
+const char* decl_kind(const ast::Decl& d);
 
 // Names an expression may use unqualified besides module constants: params, axes, agent params.
 struct Scope {

@@ -6,8 +6,6 @@
 
 namespace kta::lang {
 
-namespace {
-
 const char* decl_kind(const ast::Decl& d) {
   return std::visit(
       [](const auto& x) -> const char* {
@@ -21,6 +19,8 @@ const char* decl_kind(const ast::Decl& d) {
       },
       d);
 }
+
+namespace {
 
 std::vector<std::string> keys_of(const std::map<std::string, const ast::Decl*>& m) {
   std::vector<std::string> out;

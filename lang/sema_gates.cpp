@@ -40,7 +40,7 @@ const ast::PresetDecl* preset(Sema& sema, const ast::Setting& s, Module& m, cons
   if (!r) return nullptr;
   const auto* p = std::get_if<ast::PresetDecl>(r->decl);
   if (!p || p->kind != kind) {
-    sema.diags().report(v->where, Msg::wrong_decl_kind, name->name, p ? fmt::format("{} preset", p->kind) : "declaration", fmt::format("{} preset", kind));
+    sema.diags().report(v->where, Msg::wrong_decl_kind, name->name, decl_kind(*r->decl), fmt::format("{} preset", kind));
     return nullptr;
   }
   *where = r->module;

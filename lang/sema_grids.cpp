@@ -56,7 +56,7 @@ std::optional<std::vector<int64_t>> axis_values(TaskContext& ctx, const ast::Gri
       if (out.empty()) d.report(e.where, Msg::bad_range, fmt::format("{}, {}, {}", *a, *b, *s));
       return out;
     } catch (const EvalError&) {
-      d.report(e.where, Msg::grid_too_large, "axis " + item.name, ctx.sema.options.max_grid_points);
+      d.report(e.where, Msg::axis_too_large, item.name, ctx.sema.options.max_grid_points);
       return std::nullopt;
     }
   }

@@ -126,10 +126,15 @@ void ShapeLiteralCheck::on_literal(const IntegerLiteral* lit, const Expr* other,
     // `if (n == 4096)` is a branch on a size: kta-shape-branch judges it, fallback included.
     if (std::string_view(where) == "in a comparison" && mentions_size(other, facts)) return;
     // `blockIdx.x * 256`, `tid < 128`: a small power of two next to a thread index is a tile
-    // or block size, not a shape.
-    if (is_small_power_of_two(value) && mentions_any_index(other, facts)) return;
-  } else if (!other && is_small_power_of_two(value) && std::string_view(where) == "as an array bound") {
-    return;  // `__shared__ float tile[64]`: a tile buffer
+    // or block size, not a shape; so is the divisor in `(n + 127) / 128` launch math.
+    bool arithmetic = std::string_view(where) == "in index arithmetic";
+    if (is_small_power_of_two(value) &&
+        (mentions_any_index(other, facts) || (arithmetic && mentions_size(other, facts))))
+      return;
+  } else if (!other && is_small_power_of_two(value) && std::string_view(where) != "as a kernel argument") {
+    // `__shared__ float tile[64]`, `dim3 block(128)`, `x[32]`: tile buffers and block shapes.
+    // A literal passed to a kernel as an argument is reported whatever its value.
+    return;
   }
   report(ast, lit->getBeginLoc(),
          fmt::format("literal {} {} equals {}; unseen shapes will not match it (derive it "

@@ -32,21 +32,21 @@ namespace {
 namespace fs = std::filesystem;
 using namespace kta::engine;
 
-#define CK(call)                                                                          \
-  do {                                                                                    \
-    cudaError_t e_ = (call);                                                              \
-    if (e_ != cudaSuccess) {                                                              \
+#define CK(call)                                                                                  \
+  do {                                                                                            \
+    cudaError_t e_ = (call);                                                                      \
+    if (e_ != cudaSuccess) {                                                                      \
       std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                       \
-    }                                                                                     \
+      std::exit(1);                                                                               \
+    }                                                                                             \
   } while (0)
-#define CKD(call)                                                                         \
-  do {                                                                                    \
-    CUresult r_ = (call);                                                                 \
-    if (r_ != CUDA_SUCCESS) {                                                             \
+#define CKD(call)                                                                          \
+  do {                                                                                     \
+    CUresult r_ = (call);                                                                  \
+    if (r_ != CUDA_SUCCESS) {                                                              \
       std::fprintf(stderr, "%s:%d: %s failed (%d)\n", __FILE__, __LINE__, #call, int(r_)); \
-      std::exit(1);                                                                       \
-    }                                                                                     \
+      std::exit(1);                                                                        \
+    }                                                                                      \
   } while (0)
 
 struct Stats {
@@ -94,8 +94,9 @@ KernelArg f32(double v) {
 
 fs::path kernels() { return fs::path(KTA_BENCH_HIP_DIR) / "kernels"; }
 
-CompileResult compile(Device& d, const fs::path& src, const std::string& entry, const std::vector<KernelArg>& sig,
-                      const std::string& nonce, bool launcher = false) {
+CompileResult compile(Device& d, const fs::path& src, const std::string& entry,
+                      const std::vector<KernelArg>& sig, const std::string& nonce,
+                      bool launcher = false) {
   CompileRequest r;
   r.source = src;
   r.entry = entry;
@@ -104,14 +105,16 @@ CompileResult compile(Device& d, const fs::path& src, const std::string& entry, 
   if (!nonce.empty()) r.options.defines.push_back("KTA_BENCH_NONCE=" + nonce);
   CompileResult c = d.compile(r);
   if (!c.ok) {
-    std::fprintf(stderr, "compile of %s failed: %s\n%s\n", src.c_str(), c.error.c_str(), c.log.c_str());
+    std::fprintf(stderr, "compile of %s failed: %s\n%s\n", src.c_str(), c.error.c_str(),
+                 c.log.c_str());
     std::exit(1);
   }
   return c;
 }
 
 void bench_compile(Device& d) {
-  std::printf("\n== compile latency (CUDA_CACHE_DISABLE=%s) ==\n", std::getenv("CUDA_CACHE_DISABLE") ?: "unset");
+  std::printf("\n== compile latency (CUDA_CACHE_DISABLE=%s) ==\n",
+              std::getenv("CUDA_CACHE_DISABLE") ?: "unset");
   Buffer b = d.alloc(1024);
   struct K {
     const char* name;
@@ -119,11 +122,16 @@ void bench_compile(Device& d) {
     const char* launcher;
     std::vector<KernelArg> sig;
   };
-  std::vector<K> ks = {{"saxpy", "saxpy.hip", "saxpy_launcher.hip", {f32(2), ptr(b), ptr(b), i64(1)}},
-                       {"matmul", "matmul.hip", "matmul_launcher.hip", {ptr(b), ptr(b), ptr(b), i64(1), i64(1), i64(1)}}};
-  const std::string run = std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
-  std::printf("%-8s %14s %14s %14s %14s %14s\n", "kernel", "rtc only ms", "rtc+load ms", "cache hit ms",
-              "nvcc -shared ms", "nvcc hit ms");
+  std::vector<K> ks = {
+      {"saxpy", "saxpy.hip", "saxpy_launcher.hip", {f32(2), ptr(b), ptr(b), i64(1)}},
+      {"matmul",
+       "matmul.hip",
+       "matmul_launcher.hip",
+       {ptr(b), ptr(b), ptr(b), i64(1), i64(1), i64(1)}}};
+  const std::string run =
+      std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+  std::printf("%-8s %14s %14s %14s %14s %14s\n", "kernel", "rtc only ms", "rtc+load ms",
+              "cache hit ms", "nvcc -shared ms", "nvcc hit ms");
   for (const K& k : ks) {
     std::vector<double> rtc, full, hit, nvcc, nvcc_hit;
     for (int i = 0; i < 10; ++i) {
@@ -152,9 +160,10 @@ void bench_compile(Device& d) {
       nvcc_hit.push_back(h.seconds * 1e3);
     }
     std::printf("%-8s %14.1f %14.1f %14.2f %14.0f %14.2f   (medians; 10/10/10/3/3 runs)\n", k.name,
-                stats(rtc).median, stats(full).median, stats(hit).median, stats(nvcc).median, stats(nvcc_hit).median);
-    std::printf("         rtc+load min %.1f max %.1f; cache hit min %.2f max %.2f\n", stats(full).min,
-                stats(full).max, stats(hit).min, stats(hit).max);
+                stats(rtc).median, stats(full).median, stats(hit).median, stats(nvcc).median,
+                stats(nvcc_hit).median);
+    std::printf("         rtc+load min %.1f max %.1f; cache hit min %.2f max %.2f\n",
+                stats(full).min, stats(full).max, stats(hit).min, stats(hit).max);
   }
   // What compiling to CUBIN saves: loading PTX makes the driver JIT-compile it.
   for (const K& k : ks) {
@@ -174,13 +183,14 @@ void bench_compile(Device& d) {
         CUmodule m;
         auto t0 = std::chrono::steady_clock::now();
         CKD(cuModuleLoadData(&m, o->code.data()));
-        double ms = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() * 1e3;
+        double ms =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() * 1e3;
         (o == &cubin ? cubin_ms : ptx_ms).push_back(ms);
         CKD(cuModuleUnload(m));
       }
     }
-    std::printf("%-8s module load: cubin %.2f ms, ptx (driver JIT) %.2f ms  (medians of 5)\n", k.name,
-                stats(cubin_ms).median, stats(ptx_ms).median);
+    std::printf("%-8s module load: cubin %.2f ms, ptx (driver JIT) %.2f ms  (medians of 5)\n",
+                k.name, stats(cubin_ms).median, stats(ptx_ms).median);
   }
   d.free(b);
 }
@@ -210,8 +220,9 @@ void report(const char* what, const std::vector<Eval>& evals) {
   std::vector<double> n;
   for (const Eval& e : evals) med.push_back(e.median * 1e6), n.push_back(double(e.samples));
   Stats s = stats(med);
-  std::printf("%-44s median %9.3f us  CV of %zu medians %.3f%%  samples/eval %.0f (min %.0f max %.0f)\n", what,
-              s.median, med.size(), 100 * cv(med), stats(n).median, stats(n).min, stats(n).max);
+  std::printf(
+      "%-44s median %9.3f us  CV of %zu medians %.3f%%  samples/eval %.0f (min %.0f max %.0f)\n",
+      what, s.median, med.size(), 100 * cv(med), stats(n).median, stats(n).min, stats(n).max);
 }
 
 void bench_timing(Device& d) {
@@ -241,7 +252,8 @@ void bench_timing(Device& d) {
       double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       size_t samples = 0;
       for (const Eval& e : evals) samples += e.samples + 1;
-      std::printf("  (host wall per timed_launch sample, all included: %.1f us)\n", wall / double(samples) * 1e6);
+      std::printf("  (host wall per timed_launch sample, all included: %.1f us)\n",
+                  wall / double(samples) * 1e6);
       return evals;
     };
     std::string tag = "kta 2^" + std::to_string(lg);
@@ -308,7 +320,8 @@ void bench_timing(Device& d) {
     };
     auto loop = [&] {
       CK(cudaEventRecord(a, s));
-      for (int i = 0; i < 200; ++i) CKD(cuLaunchKernel(fn, grid, 1, 1, 256, 1, 1, 0, s, params, nullptr));
+      for (int i = 0; i < 200; ++i)
+        CKD(cuLaunchKernel(fn, grid, 1, 1, 256, 1, 1, 0, s, params, nullptr));
       CK(cudaEventRecord(b, s));
       CK(cudaEventSynchronize(b));
       float ms;
@@ -347,8 +360,11 @@ void bench_batch(Device& d) {
     for (size_t min_samples : {size_t(10), size_t(30)}) {
       std::vector<Eval> evals;
       for (int e = 0; e < 20; ++e)
-        evals.push_back(evaluate([&] { return d.timed_launch(c.module, args, cfg, false, repeat).seconds; }, min_samples));
-      std::string what = "kta 2^16 graph of " + std::to_string(repeat) + ", min " + std::to_string(min_samples) + " samples";
+        evals.push_back(
+            evaluate([&] { return d.timed_launch(c.module, args, cfg, false, repeat).seconds; },
+                     min_samples));
+      std::string what = "kta 2^16 graph of " + std::to_string(repeat) + ", min " +
+                         std::to_string(min_samples) + " samples";
       report(what.c_str(), evals);
     }
   }
@@ -358,7 +374,8 @@ void bench_batch(Device& d) {
 
 void bench_peak(Device& d) {
   std::printf("\n== copy peak ==\n");
-  std::printf("DeviceInfo.peak_bandwidth (1 GiB device copy, best of 6): %.3f TB/s\n", d.info().peak_bandwidth / 1e12);
+  std::printf("DeviceInfo.peak_bandwidth (1 GiB device copy, best of 6): %.3f TB/s\n",
+              d.info().peak_bandwidth / 1e12);
   const size_t bytes = size_t(4) << 30;
   void *x, *y;
   CK(cudaMalloc(&x, bytes));
@@ -377,8 +394,8 @@ void bench_peak(Device& d) {
     CK(cudaEventElapsedTime(&ms, a, b));
     if (i > 0) v.push_back(2.0 * double(bytes) / (double(ms) * 1e-3));
   }
-  std::printf("4 GiB device copy (read + write), 5 runs: median %.3f TB/s, best %.3f TB/s\n", stats(v).median / 1e12,
-              stats(v).max / 1e12);
+  std::printf("4 GiB device copy (read + write), 5 runs: median %.3f TB/s, best %.3f TB/s\n",
+              stats(v).median / 1e12, stats(v).max / 1e12);
   CK(cudaFree(x));
   CK(cudaFree(y));
 }
@@ -399,14 +416,16 @@ void bench_gelu(Device& d) {
       const char* entry;
       unsigned per_block;
     };
-    for (const V& v : {V{"baseline gelu.hip", fs::path(KTA_SOURCE_DIR) / "tasks/hip2hip/gelu/gelu.hip", "gelu", 256},
-                       V{"candidate gelu_vec4.hip", kernels() / "gelu_vec4.hip", "gelu_vec4", 1024}}) {
+    for (const V& v :
+         {V{"baseline gelu.hip", fs::path(KTA_SOURCE_DIR) / "tasks/hip2hip/gelu/gelu.hip", "gelu",
+            256},
+          V{"candidate gelu_vec4.hip", kernels() / "gelu_vec4.hip", "gelu_vec4", 1024}}) {
       CompileResult c = compile(d, v.file, v.entry, args, "");
       LaunchConfig cfg{{unsigned((n + v.per_block - 1) / v.per_block), 1, 1}, {256, 1, 1}, 0};
       Eval e = evaluate([&] { return d.timed_launch(c.module, args, cfg, true, 1).seconds; });
       double bw = 8.0 * double(n) / e.median;
-      std::printf("N=2^%d %-26s %9.2f us  %6.3f TB/s  %5.1f%% of copy peak  (%zu samples)\n", lg, v.name,
-                  e.median * 1e6, bw / 1e12, 100 * bw / peak, e.samples);
+      std::printf("N=2^%d %-26s %9.2f us  %6.3f TB/s  %5.1f%% of copy peak  (%zu samples)\n", lg,
+                  v.name, e.median * 1e6, bw / 1e12, 100 * bw / peak, e.samples);
     }
     d.free(x);
     d.free(y);
@@ -428,8 +447,8 @@ int main(int argc, char** argv) {
   }
   double open_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   DeviceInfo i = l.device->info();
-  std::printf("device: %s (%s)\nopening the device (context + copy-peak probe): %.0f ms\n", i.name.c_str(),
-              i.details.c_str(), open_s * 1e3);
+  std::printf("device: %s (%s)\nopening the device (context + copy-peak probe): %.0f ms\n",
+              i.name.c_str(), i.details.c_str(), open_s * 1e3);
   if (on("compile")) bench_compile(*l.device);
   if (on("timing")) bench_timing(*l.device);
   if (on("batch")) bench_batch(*l.device);

@@ -23,7 +23,7 @@ std::string summarize_asan_report(const std::string& text) {
   std::string where;
   std::istringstream lines(report);
   std::string line;
-  const std::regex frame(R"(^\s*#\d+ 0x[0-9a-f]+ in .* ([^ ]+):(\d+)(:\d+)?\s*$)");
+  const std::regex frame(R"(^\s*#\d+ 0x[0-9a-f]+ in .* ([^ :]+):(\d+)(:\d+)?\s*$)");
   while (std::getline(lines, line)) {
     if (!std::regex_match(line, m, frame)) continue;
     std::string file = m[1], ln = m[2];

@@ -53,8 +53,8 @@ class HipGpu : public ::testing::Test {
     dev_.reset();
     fs::remove_all(cache_);
   }
-  CompileResult compile(const std::string& file, const std::string& entry, std::vector<KernelArg> sig,
-                        bool launcher = false) {
+  CompileResult compile(const std::string& file, const std::string& entry,
+                        std::vector<KernelArg> sig, bool launcher = false) {
     CompileRequest r;
     r.source = fs::path(KTA_HIP_TEST_KERNELS) / file;
     r.entry = entry;
@@ -75,7 +75,8 @@ TEST_F(HipGpu, InfoDescribesTheGpu) {
   EXPECT_GT(i.l2_bytes, size_t(1) << 20);
   EXPECT_GT(i.peak_bandwidth, 5e11);
   EXPECT_NE(i.details.find("sm_"), std::string::npos) << i.details;
-  std::printf("device: %s | %s | copy peak %.3f TB/s\n", i.name.c_str(), i.details.c_str(), i.peak_bandwidth / 1e12);
+  std::printf("device: %s | %s | copy peak %.3f TB/s\n", i.name.c_str(), i.details.c_str(),
+              i.peak_bandwidth / 1e12);
 }
 
 TEST_F(HipGpu, SaxpyRunsWithScalarsConvertedToTheKernelsTypes) {
@@ -100,7 +101,8 @@ TEST_F(HipGpu, SaxpyRunsWithScalarsConvertedToTheKernelsTypes) {
   ASSERT_TRUE(again.ok);
   EXPECT_TRUE(again.cache_hit);
   EXPECT_LT(again.seconds, 0.005) << again.seconds;
-  std::printf("saxpy compile+load %.1f ms, cache hit %.2f ms\n", c.seconds * 1e3, again.seconds * 1e3);
+  std::printf("saxpy compile+load %.1f ms, cache hit %.2f ms\n", c.seconds * 1e3,
+              again.seconds * 1e3);
 }
 
 TEST_F(HipGpu, WarpBallotMatchesTheFullWarp) {
@@ -180,7 +182,8 @@ TEST_F(HipGpu, TimedLaunchColdAndBatch) {
   TimedResult batch = dev_->timed_launch(c.module, args, cfg, false, 50);
   ASSERT_TRUE(batch.status.ok) << batch.status.error;
   double bw = 12.0 * double(n) / cold.seconds;
-  std::printf("saxpy 2^24 cold %.2f us (%.2f TB/s), batch %.2f us\n", cold.seconds * 1e6, bw / 1e12, batch.seconds * 1e6);
+  std::printf("saxpy 2^24 cold %.2f us (%.2f TB/s), batch %.2f us\n", cold.seconds * 1e6, bw / 1e12,
+              batch.seconds * 1e6);
   EXPECT_GT(cold.seconds, 1e-6);
   EXPECT_LT(bw, dev_->info().peak_bandwidth * 1.1);  // no faster than the copy peak
   EXPECT_GT(batch.seconds, 1e-6);
@@ -219,7 +222,9 @@ TEST_F(HipGpu, SignatureMismatchFailsTheCompileGate) {
   Buffer y = dev_->alloc(64);
   CompileResult c = compile("faults.hip", "big_shared", {ptr(y, "double"), i32(1)});
   EXPECT_FALSE(c.ok);
-  EXPECT_EQ(c.error, "signature mismatch: parameter 1 of 'big_shared' is float*, the task passes a double* buffer");
+  EXPECT_EQ(c.error,
+            "signature mismatch: parameter 1 of 'big_shared' is float*, the task passes a double* "
+            "buffer");
 }
 
 }  // namespace

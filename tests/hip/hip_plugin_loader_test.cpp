@@ -1,12 +1,12 @@
 // Loading the hip device at run time fails with a reason, never a crash: on machines without a
 // driver (CI) the reason names the missing libcuda.so.1.
+#include "engine/device/hip/hip_plugin_loader.h"
+
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
-
-#include "engine/device/hip/hip_plugin_loader.h"
 
 namespace kta::engine::hip {
 namespace {
@@ -21,8 +21,9 @@ bool driver_present() {
 TEST(HipPluginLoader, MissingPluginSaysTheBuildLacksIt) {
   HipLoad l = load_hip_device({}, 0, "/nonexistent/libkta_hip.so");
   EXPECT_EQ(l.device, nullptr);
-  EXPECT_EQ(l.error, "hip device unavailable: this kta was built without it (no /nonexistent/libkta_hip.so; "
-                     "configure with -DKTA_HIP_PLATFORM=nvidia or amd)");
+  EXPECT_EQ(l.error,
+            "hip device unavailable: this kta was built without it (no /nonexistent/libkta_hip.so; "
+            "configure with -DKTA_HIP_PLATFORM=nvidia or amd)");
 }
 
 TEST(HipPluginLoader, NotALibraryIsRefusedWithAReason) {
@@ -31,7 +32,8 @@ TEST(HipPluginLoader, NotALibraryIsRefusedWithAReason) {
   HipLoad l = load_hip_device({}, 0, bogus);
   fs::remove(bogus);
   EXPECT_EQ(l.device, nullptr);
-  EXPECT_EQ(l.error.rfind("hip device unavailable: cannot load " + bogus.string(), 0), 0u) << l.error;
+  EXPECT_EQ(l.error.rfind("hip device unavailable: cannot load " + bogus.string(), 0), 0u)
+      << l.error;
 }
 
 TEST(HipPluginLoader, DefaultPathIsBesideTheRunningBinary) {
@@ -49,7 +51,10 @@ TEST(HipPluginLoader, RealPluginLoadsOrExplainsWhyNot) {
   if (!driver_present()) {
     // CI: the toolkit is installed, the driver is not.
     EXPECT_EQ(l.device, nullptr);
-    EXPECT_EQ(l.error.rfind("hip device unavailable: no NVIDIA driver on this machine (libcuda.so.1 not found", 0), 0u)
+    EXPECT_EQ(
+        l.error.rfind(
+            "hip device unavailable: no NVIDIA driver on this machine (libcuda.so.1 not found", 0),
+        0u)
         << l.error;
     EXPECT_EQ(count, 0);
     EXPECT_EQ(why, l.error);

@@ -1,14 +1,14 @@
 // The hip device's compile gate (hipRTC = NVRTC on NVIDIA) without a GPU: prelude coverage,
 // signature checks, diagnostics and kta's code cache. Runs in CI under the label `hip`.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
-#include <cstring>
-#include <unistd.h>
 
 #include "engine/device/hip/rtc/hiprtc_compiler.h"
 #include "engine/device/hip/rtc/kernel_signature.h"
@@ -32,8 +32,9 @@ KernelArg scalar(ArgType t) {
 class HipRtc : public ::testing::Test {
  protected:
   void SetUp() override {
-    cache_ = fs::temp_directory_path() / ("kta-hiprtc-test-" + std::to_string(::getpid()) + "-" +
-                                          ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    cache_ = fs::temp_directory_path() /
+             ("kta-hiprtc-test-" + std::to_string(::getpid()) + "-" +
+              ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(cache_);
   }
   void TearDown() override { fs::remove_all(cache_); }
@@ -52,76 +53,95 @@ class HipRtc : public ::testing::Test {
 };
 
 TEST_F(HipRtc, SaxpyCompilesToCubinForTheExactArchitecture) {
-  RtcOutput out = compile("saxpy.hip", "saxpy", {scalar(ArgType::f32), ptr("float"), ptr("float"), scalar(ArgType::i64)});
+  RtcOutput out = compile("saxpy.hip", "saxpy",
+                          {scalar(ArgType::f32), ptr("float"), ptr("float"), scalar(ArgType::i64)});
   ASSERT_TRUE(out.result.ok) << out.result.error << "\n" << out.result.log;
   EXPECT_EQ(out.format, "cubin");
   ASSERT_GE(out.code.size(), 4u);
-  EXPECT_EQ(out.code.substr(0, 4), "\x7f" "ELF");
+  EXPECT_EQ(out.code.substr(0, 4),
+            "\x7f"
+            "ELF");
   EXPECT_NE(out.lowered_name.find("saxpy"), std::string::npos);
   EXPECT_FALSE(out.result.cache_hit);
 }
 
 TEST_F(HipRtc, UnknownArchitectureFallsBackToPtx) {
-  RtcOutput out = compile("saxpy.hip", "saxpy", {scalar(ArgType::f32), ptr("float"), ptr("float"), scalar(ArgType::i64)},
-                          "sm_91");
+  RtcOutput out =
+      compile("saxpy.hip", "saxpy",
+              {scalar(ArgType::f32), ptr("float"), ptr("float"), scalar(ArgType::i64)}, "sm_91");
   ASSERT_TRUE(out.result.ok) << out.result.error << "\n" << out.result.log;
   EXPECT_EQ(out.format, "ptx");
   EXPECT_NE(out.code.find(".target sm_90"), std::string::npos) << out.code.substr(0, 400);
 }
 
 TEST_F(HipRtc, WarpVotesAndShufflesMapToSyncForms) {
-  RtcOutput out = compile("warp_votes.hip", "votes", {ptr("uint64_t"), ptr("float"), scalar(ArgType::i32)});
+  RtcOutput out =
+      compile("warp_votes.hip", "votes", {ptr("uint64_t"), ptr("float"), scalar(ArgType::i32)});
   EXPECT_TRUE(out.result.ok) << out.result.error << "\n" << out.result.log;
 }
 
 TEST_F(HipRtc, HalfBfloat16DynamicSharedAndIndexMacros) {
-  RtcOutput out = compile("half_dyn.hip", "mix", {ptr("__half"), ptr("__hip_bfloat16"), ptr("float"), scalar(ArgType::i32)});
+  RtcOutput out =
+      compile("half_dyn.hip", "mix",
+              {ptr("__half"), ptr("__hip_bfloat16"), ptr("float"), scalar(ArgType::i32)});
   EXPECT_TRUE(out.result.ok) << out.result.error << "\n" << out.result.log;
 }
 
 TEST_F(HipRtc, TemplateKernelByTemplateId) {
-  RtcOutput out = compile("scale_template.hip", "scale<float>", {ptr("float"), scalar(ArgType::f64), scalar(ArgType::i32)});
+  RtcOutput out = compile("scale_template.hip", "scale<float>",
+                          {ptr("float"), scalar(ArgType::f64), scalar(ArgType::i32)});
   ASSERT_TRUE(out.result.ok) << out.result.error << "\n" << out.result.log;
   EXPECT_NE(out.lowered_name.find("scale"), std::string::npos);
 }
 
 TEST_F(HipRtc, NarrowerIntegerIsASignatureMismatch) {
   // votes takes int n: an i64 from the task would be truncated.
-  RtcOutput out = compile("warp_votes.hip", "votes", {ptr("uint64_t"), ptr("float"), scalar(ArgType::i64)});
+  RtcOutput out =
+      compile("warp_votes.hip", "votes", {ptr("uint64_t"), ptr("float"), scalar(ArgType::i64)});
   ASSERT_FALSE(out.result.ok);
-  EXPECT_EQ(out.result.error, "signature mismatch: parameter 3 of 'votes' is int, the task passes i64");
+  EXPECT_EQ(out.result.error,
+            "signature mismatch: parameter 3 of 'votes' is int, the task passes i64");
 }
 
 TEST_F(HipRtc, WrongPointeeIsASignatureMismatch) {
-  RtcOutput out = compile("saxpy.hip", "saxpy", {scalar(ArgType::f32), ptr("double"), ptr("float"), scalar(ArgType::i64)});
+  RtcOutput out =
+      compile("saxpy.hip", "saxpy",
+              {scalar(ArgType::f32), ptr("double"), ptr("float"), scalar(ArgType::i64)});
   ASSERT_FALSE(out.result.ok);
-  EXPECT_EQ(out.result.error, "signature mismatch: parameter 2 of 'saxpy' is const float*, the task passes a double* buffer");
+  EXPECT_EQ(out.result.error,
+            "signature mismatch: parameter 2 of 'saxpy' is const float*, the task passes a double* "
+            "buffer");
 }
 
 TEST_F(HipRtc, ScalarWhereABufferIsPassedIsASignatureMismatch) {
-  RtcOutput out = compile("saxpy.hip", "saxpy", {ptr("float"), ptr("float"), ptr("float"), scalar(ArgType::i64)});
+  RtcOutput out = compile("saxpy.hip", "saxpy",
+                          {ptr("float"), ptr("float"), ptr("float"), scalar(ArgType::i64)});
   ASSERT_FALSE(out.result.ok);
-  EXPECT_EQ(out.result.error, "signature mismatch: parameter 1 of 'saxpy' is float, the task passes a float* buffer");
+  EXPECT_EQ(out.result.error,
+            "signature mismatch: parameter 1 of 'saxpy' is float, the task passes a float* buffer");
 }
 
 TEST_F(HipRtc, WrongArityIsASignatureMismatch) {
   RtcOutput out = compile("saxpy.hip", "saxpy", {scalar(ArgType::f32), ptr("float"), ptr("float")});
   ASSERT_FALSE(out.result.ok);
-  EXPECT_EQ(out.result.error, "signature mismatch: kernel 'saxpy' takes 4 parameters, the task passes 3");
+  EXPECT_EQ(out.result.error,
+            "signature mismatch: kernel 'saxpy' takes 4 parameters, the task passes 3");
 }
 
 TEST_F(HipRtc, MissingKernelIsNamed) {
   RtcOutput out = compile("saxpy.hip", "saxpy2", {scalar(ArgType::f32)});
   ASSERT_FALSE(out.result.ok);
-  EXPECT_EQ(out.result.error.rfind("no kernel named 'saxpy2' in saxpy.hip", 0), 0u) << out.result.error;
+  EXPECT_EQ(out.result.error.rfind("no kernel named 'saxpy2' in saxpy.hip", 0), 0u)
+      << out.result.error;
 }
 
 TEST_F(HipRtc, CompileErrorsPointAtTheUsersFileAndLine) {
   RtcOutput out = compile("syntax_error.hip", "broken", {ptr("float"), scalar(ArgType::i32)});
   ASSERT_FALSE(out.result.ok);
   EXPECT_EQ(out.result.error, "compile error");
-  EXPECT_NE(out.result.log.find("syntax_error.hip:4: error: identifier \"undefined_name\" is undefined"),
-            std::string::npos)
+  EXPECT_NE(
+      out.result.log.find("syntax_error.hip:4: error: identifier \"undefined_name\" is undefined"),
+      std::string::npos)
       << out.result.log;
 }
 
@@ -132,7 +152,8 @@ TEST_F(HipRtc, UnreadableSourceIsAnError) {
 }
 
 TEST_F(HipRtc, SecondCompileIsACacheHitWithTheSameCode) {
-  std::vector<KernelArg> sig = {scalar(ArgType::f32), ptr("float"), ptr("float"), scalar(ArgType::i64)};
+  std::vector<KernelArg> sig = {scalar(ArgType::f32), ptr("float"), ptr("float"),
+                                scalar(ArgType::i64)};
   RtcOutput first = compile("saxpy.hip", "saxpy", sig);
   ASSERT_TRUE(first.result.ok) << first.result.error;
   RtcOutput second = compile("saxpy.hip", "saxpy", sig);
@@ -148,9 +169,11 @@ TEST_F(HipRtc, SecondCompileIsACacheHitWithTheSameCode) {
 }
 
 TEST_F(HipRtc, CorruptCacheEntryIsRecompiled) {
-  std::vector<KernelArg> sig = {scalar(ArgType::f32), ptr("float"), ptr("float"), scalar(ArgType::i64)};
+  std::vector<KernelArg> sig = {scalar(ArgType::f32), ptr("float"), ptr("float"),
+                                scalar(ArgType::i64)};
   ASSERT_TRUE(compile("saxpy.hip", "saxpy", sig).result.ok);
-  for (const auto& e : fs::directory_iterator(cache_ / "hip")) std::ofstream(e.path(), std::ios::trunc) << "garbage";
+  for (const auto& e : fs::directory_iterator(cache_ / "hip"))
+    std::ofstream(e.path(), std::ios::trunc) << "garbage";
   RtcOutput again = compile("saxpy.hip", "saxpy", sig);
   EXPECT_TRUE(again.result.ok);
   EXPECT_FALSE(again.result.cache_hit);
@@ -172,10 +195,14 @@ TEST_F(HipRtc, EveryTaskKernelCompiles) {
       std::stringstream params((*it)[2].str());
       std::string p;
       while (std::getline(params, p, ',')) {
-        if (p.find('*') != std::string::npos) sig.push_back(ptr(p.find("float") != std::string::npos ? "float" : ""));
-        else if (p.find("int64_t") != std::string::npos) sig.push_back(scalar(ArgType::i64));
-        else if (p.find("float") != std::string::npos) sig.push_back(scalar(ArgType::f32));
-        else sig.push_back(scalar(ArgType::i32));
+        if (p.find('*') != std::string::npos)
+          sig.push_back(ptr(p.find("float") != std::string::npos ? "float" : ""));
+        else if (p.find("int64_t") != std::string::npos)
+          sig.push_back(scalar(ArgType::i64));
+        else if (p.find("float") != std::string::npos)
+          sig.push_back(scalar(ArgType::f32));
+        else
+          sig.push_back(scalar(ArgType::i32));
       }
       RtcRequest r;
       r.source = e.path();
@@ -184,7 +211,8 @@ TEST_F(HipRtc, EveryTaskKernelCompiles) {
       r.arch = "sm_90";
       r.cache_dir = cache_;
       RtcOutput out = rtc_compile(r);
-      EXPECT_TRUE(out.result.ok) << e.path() << " " << r.entry << ": " << out.result.error << "\n" << out.result.log;
+      EXPECT_TRUE(out.result.ok) << e.path() << " " << r.entry << ": " << out.result.error << "\n"
+                                 << out.result.log;
       ++compiled;
     }
   }
@@ -221,7 +249,8 @@ TEST(HipSignature, ScalarsConvertToTheKernelsType) {
 }
 
 TEST(HipRtcLog, LocationsAreRewrittenClangStyle) {
-  EXPECT_EQ(clang_style_log("k.hip(12): error: x\nk.hip(13): warning: y"), "k.hip:12: error: x\nk.hip:13: warning: y");
+  EXPECT_EQ(clang_style_log("k.hip(12): error: x\nk.hip(13): warning: y"),
+            "k.hip:12: error: x\nk.hip:13: warning: y");
 }
 
 }  // namespace

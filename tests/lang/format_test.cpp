@@ -98,7 +98,7 @@ TEST(Format, LongListsWrapUnderTheFirstValue) {
                    "\"dddddddddddddddddddddd\", \"eeeeeeeeeeeeeeeeeeeeeee\"\n  timeout 1s\n}\n";
   auto out = fmt_text(in);
   ASSERT_TRUE(out);
-  EXPECT_NE(out->find(",\n          \"eeee"), std::string::npos) << *out;
+  EXPECT_NE(out->find(",\n          \"dddd"), std::string::npos) << *out;
   EXPECT_EQ(*fmt_text(*out), *out);
 }
 

@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 #include <random>
+#include <regex>
 #include <sstream>
 
 #include "engine/device/cpu/hip_rewrite.h"
@@ -112,6 +113,13 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
 
 constexpr const char* kTrampolineName = "<kta trampoline>";
 
+// <cassert> redefines assert each time it is included; point those includes at kta's device
+// assert (same line count, so diagnostics keep their lines).
+std::string redirect_assert_includes(const std::string& text) {
+  static const std::regex include(R"(^([ \t]*#[ \t]*include[ \t]*)[<"](cassert|assert\.h)[>"])", std::regex::multiline);
+  return std::regex_replace(text, include, "$1<kta/cpu_assert.h>");
+}
+
 std::string trampoline(const CompileRequest& r) {
   if (r.launcher) {
     return "extern \"C\" KTA_RT_API int kta_entry_call(const kta_call* call) { return " + r.entry + "(call); }\n";
@@ -197,7 +205,7 @@ BuildResult build_module(const CompileRequest& req, const DeviceOptions& opts) {
   for (const std::string& d : req.options.defines) flags.push_back("-D" + d);
   for (const std::string& f : req.options.extra_flags) flags.push_back(f);
 
-  std::string tu = "#line 1 \"" + name + "\"\n" + rw.text + "\n#line 1 \"" + kTrampolineName + "\"\n" + trampoline(req);
+  std::string tu = "#line 1 \"" + name + "\"\n" + redirect_assert_includes(rw.text) + "\n#line 1 \"" + kTrampolineName + "\"\n" + trampoline(req);
   std::string key = tu + "\n" + key_text + "\n" + cxx + "\n" + toolchain_identity(cxx) + "\n" + model_identity();
   for (const std::string& f : flags) key += f + "\n";
   const fs::path dir = cache_directory(opts) / "cpu";

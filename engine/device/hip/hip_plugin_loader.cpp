@@ -17,7 +17,8 @@ constexpr const char* kPrefix = "hip device unavailable: ";
 // Why dlopen failed, in words a user can act on.
 std::string explain_dlopen_error(const fs::path& plugin, const std::string& dl) {
   if (dl.find("libcuda.so") != std::string::npos)
-    return std::string(kPrefix) + "no NVIDIA driver on this machine (libcuda.so.1 not found; " + dl + ")";
+    return std::string(kPrefix) + "no NVIDIA driver on this machine (libcuda.so.1 not found; " +
+           dl + ")";
   if (dl.find("libamdhip64") != std::string::npos)
     return std::string(kPrefix) + "no ROCm runtime on this machine (" + dl + ")";
   if (dl.find("libcudart") != std::string::npos || dl.find("libnvrtc") != std::string::npos)
@@ -56,26 +57,30 @@ static void* open_plugin_entry(const fs::path& plugin_arg, const char* entry, st
     return nullptr;
   }
   void* sym = dlsym(handle, entry);
-  if (sym == nullptr) *error = std::string(kPrefix) + plugin.string() + " has no " + entry + " entry";
+  if (sym == nullptr)
+    *error = std::string(kPrefix) + plugin.string() + " has no " + entry + " entry";
   return sym;
 }
 
 int hip_device_count(std::string* why, const fs::path& plugin) {
   std::string error;
-  auto count = reinterpret_cast<kta_hip_device_count_fn>(open_plugin_entry(plugin, KTA_HIP_PLUGIN_COUNT_ENTRY, &error));
+  auto count = reinterpret_cast<kta_hip_device_count_fn>(
+      open_plugin_entry(plugin, KTA_HIP_PLUGIN_COUNT_ENTRY, &error));
   if (count == nullptr) {
     if (why) *why = error;
     return 0;
   }
   char text[1024] = {0};
   int n = count(text, sizeof text);
-  if (n <= 0 && why) *why = std::string(kPrefix) + (n < 0 && text[0] ? text : "no GPU on this machine");
+  if (n <= 0 && why)
+    *why = std::string(kPrefix) + (n < 0 && text[0] ? text : "no GPU on this machine");
   return n < 0 ? 0 : n;
 }
 
 HipLoad load_hip_device(const DeviceOptions& options, int ordinal, const fs::path& plugin) {
   HipLoad out;
-  auto create = reinterpret_cast<kta_hip_create_device_fn>(open_plugin_entry(plugin, KTA_HIP_PLUGIN_ENTRY, &out.error));
+  auto create = reinterpret_cast<kta_hip_create_device_fn>(
+      open_plugin_entry(plugin, KTA_HIP_PLUGIN_ENTRY, &out.error));
   if (create == nullptr) return out;
   char error[1024] = {0};
   Device* device = nullptr;

@@ -72,13 +72,7 @@ namespace std {
 using ::kta_rt_printf;
 }
 
-// Device assert: a failed assertion fails the launch with its source line.
-#undef assert
-#ifdef NDEBUG
-#define assert(e) ((void)0)
-#else
-#define assert(e) ((e) ? (void)0 : kta_rt_fail("device assertion '" #e "' failed", __FILE__, __LINE__))
-#endif
+#include "kta/cpu_assert.h"
 inline void __trap() { kta_rt_fail("__trap() called", "", 0); }
 inline void abort_device() { kta_rt_fail("abort() called", "", 0); }
 

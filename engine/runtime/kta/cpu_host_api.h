@@ -6,6 +6,8 @@
 
 #include <cstddef>
 
+#pragma GCC visibility push(default)
+
 enum hipError_t {
   hipSuccess = 0,
   hipErrorInvalidValue = 1,
@@ -150,3 +152,5 @@ namespace kta_rt {
 // Sets the error hipGetLastError() reports next (launch failures).
 void set_last_error(hipError_t error);
 }  // namespace kta_rt
+
+#pragma GCC visibility pop

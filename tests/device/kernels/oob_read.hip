@@ -5,6 +5,6 @@ __global__ void oob_read(const float* x, float* y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i <= n) {
     float v = x[i];
-    if (i < n) y[i] = v;
+    y[i < n ? i : n - 1] = v;
   }
 }

@@ -13,7 +13,8 @@ inline std::string hip_error_text(hipError_t e) {
   return std::string(hipGetErrorString(e)) + " (" + hipGetErrorName(e) + ")";
 }
 
-// Empty on success, else "hipMalloc(&p, n): out of memory (hipErrorOutOfMemory) [hip_device.cpp:42]".
+// Empty on success, else "hipMalloc(&p, n): out of memory (hipErrorOutOfMemory)
+// [hip_device.cpp:42]".
 inline std::string hip_check(hipError_t e, const char* call, const char* file, int line) {
   if (e == hipSuccess) return {};
   std::string f = file;

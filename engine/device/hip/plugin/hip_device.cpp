@@ -53,7 +53,8 @@ std::string format_mhz(int khz) { return std::to_string(khz / 1000) + " MHz"; }
 
 }  // namespace
 
-HipDevice::HipDevice(int ordinal, const DeviceOptions& options) : ordinal_(ordinal), options_(options) {
+HipDevice::HipDevice(int ordinal, const DeviceOptions& options)
+    : ordinal_(ordinal), options_(options) {
   int count = 0;
   hipError_t e = hipGetDeviceCount(&count);
   if (e != hipSuccess) throw std::runtime_error("no usable GPU: " + hip_error_text(e));
@@ -67,7 +68,9 @@ HipDevice::HipDevice(int ordinal, const DeviceOptions& options) : ordinal_(ordin
 #if defined(__HIP_PLATFORM_NVIDIA__)
   arch_ = "sm_" + std::to_string(p.major) + std::to_string(p.minor);
   int optin = 0;
-  if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, ordinal) != cudaSuccess) optin = 0;
+  if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, ordinal) !=
+      cudaSuccess)
+    optin = 0;
   info_.shared_mem_per_block = optin > 0 ? size_t(optin) : p.sharedMemPerBlock;
 #else
   arch_ = p.gcnArchName;
@@ -83,10 +86,11 @@ HipDevice::HipDevice(int ordinal, const DeviceOptions& options) : ordinal_(ordin
   (void)hipDriverGetVersion(&driver);
   (void)hipRuntimeGetVersion(&runtime);
   info_.details = arch_ + ", " + std::to_string(p.multiProcessorCount) + " multiprocessors, " +
-                  std::to_string(p.totalGlobalMem >> 30) + " GiB, L2 " + std::to_string(p.l2CacheSize >> 20) +
-                  " MiB, max clock " + format_mhz(p.clockRate) + ", memory clock " +
-                  format_mhz(p.memoryClockRate) + ", driver " + std::to_string(driver) + ", runtime " +
-                  std::to_string(runtime) + ", " + rtc_version();
+                  std::to_string(p.totalGlobalMem >> 30) + " GiB, L2 " +
+                  std::to_string(p.l2CacheSize >> 20) + " MiB, max clock " +
+                  format_mhz(p.clockRate) + ", memory clock " + format_mhz(p.memoryClockRate) +
+                  ", driver " + std::to_string(driver) + ", runtime " + std::to_string(runtime) +
+                  ", " + rtc_version();
   KTA_HIP_REQUIRE(hipStreamCreate(&stream_));
   KTA_HIP_REQUIRE(hipEventCreate(&start_));
   KTA_HIP_REQUIRE(hipEventCreate(&stop_));
@@ -150,14 +154,16 @@ void* HipDevice::address(Buffer b) const {
 void HipDevice::upload(Buffer dst, const void* src, size_t bytes) {
   require_usable();
   void* p = address(dst);
-  if (bytes > memory_.at(dst.id).bytes) throw std::invalid_argument("hip device: upload past the buffer's end");
+  if (bytes > memory_.at(dst.id).bytes)
+    throw std::invalid_argument("hip device: upload past the buffer's end");
   KTA_HIP_REQUIRE(hipMemcpy(p, src, bytes, hipMemcpyHostToDevice));
 }
 
 void HipDevice::download(void* dst, Buffer src, size_t bytes) {
   require_usable();
   void* p = address(src);
-  if (bytes > memory_.at(src.id).bytes) throw std::invalid_argument("hip device: download past the buffer's end");
+  if (bytes > memory_.at(src.id).bytes)
+    throw std::invalid_argument("hip device: download past the buffer's end");
   KTA_HIP_REQUIRE(hipMemcpy(dst, p, bytes, hipMemcpyDeviceToHost));
 }
 
@@ -193,17 +199,20 @@ CompileResult HipDevice::compile(const CompileRequest& request) {
 
 CompileResult HipDevice::load_kernel(const CompileRequest& request) {
   auto start = std::chrono::steady_clock::now();
-  RtcRequest rr{request.source, request.entry, request.signature, request.options, arch_, options_.cache_dir};
+  RtcRequest rr{request.source,  request.entry, request.signature,
+                request.options, arch_,         options_.cache_dir};
   RtcOutput out = rtc_compile(rr);
   CompileResult r = out.result;
   if (!r.ok) return r;
   auto m = std::make_unique<Module>();
   m->entry = request.entry;
   std::string error = KTA_HIP(hipModuleLoadData(&m->module, out.code.data()));
-  if (error.empty()) error = KTA_HIP(hipModuleGetFunction(&m->function, m->module, out.lowered_name.c_str()));
+  if (error.empty())
+    error = KTA_HIP(hipModuleGetFunction(&m->function, m->module, out.lowered_name.c_str()));
   hipDeviceptr_t sig = 0;
   size_t sig_bytes = 0;
-  if (error.empty()) error = KTA_HIP(hipModuleGetGlobal(&sig, &sig_bytes, m->module, kSignatureSymbol));
+  if (error.empty())
+    error = KTA_HIP(hipModuleGetGlobal(&sig, &sig_bytes, m->module, kSignatureSymbol));
   std::vector<uint16_t> codes(sig_bytes / sizeof(uint16_t));
   if (error.empty() && !codes.empty())
     error = KTA_HIP(hipMemcpyDtoH(codes.data(), sig, codes.size() * sizeof(uint16_t)));
@@ -240,7 +249,8 @@ CompileResult HipDevice::load_launcher(const CompileRequest& request) {
   m->call = reinterpret_cast<int (*)(const kta_call*)>(dlsym(m->handle, m->entry.c_str()));
   if (m->call == nullptr) {
     r.ok = false;
-    r.error = "signature mismatch: the launcher exports no extern \"C\" function '" + m->entry + "'";
+    r.error =
+        "signature mismatch: the launcher exports no extern \"C\" function '" + m->entry + "'";
     return r;
   }
   uint64_t id = next_module_++;
@@ -268,21 +278,26 @@ std::string HipDevice::validate(const LaunchConfig& c) const {
   auto dims = [](const Dim3& d) {
     return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
   };
-  if (c.grid.x == 0 || c.grid.y == 0 || c.grid.z == 0) return "invalid geometry: empty grid " + dims(c.grid);
-  if (c.block.x == 0 || c.block.y == 0 || c.block.z == 0) return "invalid geometry: empty block " + dims(c.block);
+  if (c.grid.x == 0 || c.grid.y == 0 || c.grid.z == 0)
+    return "invalid geometry: empty grid " + dims(c.grid);
+  if (c.block.x == 0 || c.block.y == 0 || c.block.z == 0)
+    return "invalid geometry: empty block " + dims(c.block);
   uint64_t threads = uint64_t(c.block.x) * c.block.y * c.block.z;
   if (threads > uint64_t(info_.max_threads_per_block))
     return "invalid geometry: block " + dims(c.block) + " has " + std::to_string(threads) +
            " threads, the device allows " + std::to_string(info_.max_threads_per_block);
-  if (c.grid.y > 65535 || c.grid.z > 65535) return "invalid geometry: grid " + dims(c.grid) + " exceeds 65535 in y or z";
+  if (c.grid.y > 65535 || c.grid.z > 65535)
+    return "invalid geometry: grid " + dims(c.grid) + " exceeds 65535 in y or z";
   if (c.shared_bytes > info_.shared_mem_per_block)
-    return "invalid geometry: " + std::to_string(c.shared_bytes) + " bytes of dynamic shared memory, the device allows " +
+    return "invalid geometry: " + std::to_string(c.shared_bytes) +
+           " bytes of dynamic shared memory, the device allows " +
            std::to_string(info_.shared_mem_per_block);
   return {};
 }
 
 std::string HipDevice::kernel_params(const Module& m, const std::vector<KernelArg>& args,
-                                     std::vector<uint64_t>* slots, std::vector<void*>* params) const {
+                                     std::vector<uint64_t>* slots,
+                                     std::vector<void*>* params) const {
   if (args.size() != m.params.size())
     return "signature mismatch: kernel '" + m.entry + "' takes " + std::to_string(m.params.size()) +
            " arguments, the launch passes " + std::to_string(args.size());
@@ -291,8 +306,8 @@ std::string HipDevice::kernel_params(const Module& m, const std::vector<KernelAr
   for (size_t i = 0; i < args.size(); ++i) {
     const uint16_t code = m.params[i];
     if (!compatible(code, args[i]))
-      return "signature mismatch: parameter " + std::to_string(i + 1) + " of '" + m.entry + "' is " +
-             code_spelling(code);
+      return "signature mismatch: parameter " + std::to_string(i + 1) + " of '" + m.entry +
+             "' is " + code_spelling(code);
     if (args[i].type == ArgType::ptr) {
       std::string error;
       void* p = find_memory(args[i].buffer, &error);
@@ -306,8 +321,8 @@ std::string HipDevice::kernel_params(const Module& m, const std::vector<KernelAr
   return {};
 }
 
-std::string HipDevice::enqueue_launch(Module& m, const std::vector<KernelArg>& args, const LaunchConfig& config,
-                                      hipStream_t stream) {
+std::string HipDevice::enqueue_launch(Module& m, const std::vector<KernelArg>& args,
+                                      const LaunchConfig& config, hipStream_t stream) {
   if (std::string e = validate(config); !e.empty()) return e;
   std::vector<uint64_t> slots;
   std::vector<void*> params;
@@ -317,14 +332,15 @@ std::string HipDevice::enqueue_launch(Module& m, const std::vector<KernelArg>& a
   if (config.shared_bytes > 48 * 1024 && config.shared_bytes > m.shared_opt_in) {
     CUresult cr = cuFuncSetAttribute(m.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                      int(config.shared_bytes));
-    if (cr != CUDA_SUCCESS) return "invalid geometry: the kernel cannot use " + std::to_string(config.shared_bytes) +
-                                   " bytes of dynamic shared memory";
+    if (cr != CUDA_SUCCESS)
+      return "invalid geometry: the kernel cannot use " + std::to_string(config.shared_bytes) +
+             " bytes of dynamic shared memory";
     m.shared_opt_in = config.shared_bytes;
   }
 #endif
-  std::string e = KTA_HIP(hipModuleLaunchKernel(m.function, config.grid.x, config.grid.y, config.grid.z,
-                                                config.block.x, config.block.y, config.block.z,
-                                                unsigned(config.shared_bytes), stream, params.data(), nullptr));
+  std::string e = KTA_HIP(hipModuleLaunchKernel(
+      m.function, config.grid.x, config.grid.y, config.grid.z, config.block.x, config.block.y,
+      config.block.z, unsigned(config.shared_bytes), stream, params.data(), nullptr));
   return e.empty() ? e : "launch failed: " + e;
 }
 
@@ -339,14 +355,17 @@ std::string HipDevice::make_call(const LauncherArgs& args, std::vector<kta_tenso
     k.data = find_memory(t.buffer, &error);
     if (k.data == nullptr) return error;
     k.dtype = t.dtype;
-    if (t.shape.size() > KTA_MAX_DIMS) return "tensor '" + t.name + "' has more than " + std::to_string(KTA_MAX_DIMS) + " dimensions";
+    if (t.shape.size() > KTA_MAX_DIMS)
+      return "tensor '" + t.name + "' has more than " + std::to_string(KTA_MAX_DIMS) +
+             " dimensions";
     k.ndim = int32_t(t.shape.size());
     for (size_t i = 0; i < t.shape.size(); ++i) k.shape[i] = t.shape[i];
     tensors->push_back(k);
   }
-  for (const ParamArg& p : args.params) params->push_back({p.name.c_str(), p.is_float ? 1 : 0, p.i, p.f});
-  *call = kta_call{KTA_ABI_VERSION, int32_t(tensors->size()), tensors->data(), int32_t(params->size()), params->data(),
-                   nullptr};
+  for (const ParamArg& p : args.params)
+    params->push_back({p.name.c_str(), p.is_float ? 1 : 0, p.i, p.f});
+  *call = kta_call{KTA_ABI_VERSION,         int32_t(tensors->size()), tensors->data(),
+                   int32_t(params->size()), params->data(),           nullptr};
   return {};
 }
 
@@ -377,7 +396,8 @@ LaunchResult HipDevice::finish(hipStream_t stream, const std::string& what) {
   return {};
 }
 
-LaunchResult HipDevice::launch(uint64_t module, const std::vector<KernelArg>& args, const LaunchConfig& config) {
+LaunchResult HipDevice::launch(uint64_t module, const std::vector<KernelArg>& args,
+                               const LaunchConfig& config) {
   if (!lost_.empty()) return failed(lost_);
   std::string error;
   Module* m = find_module(module, false, &error);

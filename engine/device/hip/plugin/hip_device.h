@@ -29,11 +29,13 @@ class HipDevice : public Device {
   void download(void* dst, Buffer src, size_t bytes) override;
   void fill(Buffer dst, uint8_t byte) override;
   CompileResult compile(const CompileRequest& request) override;
-  LaunchResult launch(uint64_t module, const std::vector<KernelArg>& args, const LaunchConfig& config) override;
+  LaunchResult launch(uint64_t module, const std::vector<KernelArg>& args,
+                      const LaunchConfig& config) override;
   LaunchResult call(uint64_t module, const LauncherArgs& args) override;
-  TimedResult timed_launch(uint64_t module, const std::vector<KernelArg>& args, const LaunchConfig& config,
-                           bool flush, int repeat) override;
-  TimedResult timed_call(uint64_t module, const LauncherArgs& args, bool flush, int repeat) override;
+  TimedResult timed_launch(uint64_t module, const std::vector<KernelArg>& args,
+                           const LaunchConfig& config, bool flush, int repeat) override;
+  TimedResult timed_call(uint64_t module, const LauncherArgs& args, bool flush,
+                         int repeat) override;
   void synchronize() override;
 
   // The architecture kernels are compiled for ("sm_90", "gfx90a").
@@ -59,13 +61,13 @@ class HipDevice : public Device {
   CompileResult load_launcher(const CompileRequest& request);
   std::string validate(const LaunchConfig& config) const;
   // Fills `slots`/`params` for one launch; returns the error when the arguments are unusable.
-  std::string kernel_params(const Module& m, const std::vector<KernelArg>& args, std::vector<uint64_t>* slots,
-                            std::vector<void*>* params) const;
+  std::string kernel_params(const Module& m, const std::vector<KernelArg>& args,
+                            std::vector<uint64_t>* slots, std::vector<void*>* params) const;
   std::string make_call(const LauncherArgs& args, std::vector<kta_tensor>* tensors,
                         std::vector<kta_param>* params, kta_call* call) const;
   // Enqueues one launch/call on `stream` without waiting; returns the error of the enqueue.
-  std::string enqueue_launch(Module& m, const std::vector<KernelArg>& args, const LaunchConfig& config,
-                             hipStream_t stream);
+  std::string enqueue_launch(Module& m, const std::vector<KernelArg>& args,
+                             const LaunchConfig& config, hipStream_t stream);
   std::string enqueue_call(Module& m, const LauncherArgs& args, hipStream_t stream);
   // Waits for `stream`; turns a device error into a failed result, marking the context lost
   // when the error is sticky.
@@ -74,8 +76,9 @@ class HipDevice : public Device {
   LaunchResult failed(std::string why) const;
   void flush_l2();
   void measure_peak_bandwidth();
-  Graph* graph_for(Module& m, const std::string& key, int repeat, const std::vector<KernelArg>* kargs,
-                   const LaunchConfig* config, const LauncherArgs* largs, std::string* error);
+  Graph* graph_for(Module& m, const std::string& key, int repeat,
+                   const std::vector<KernelArg>* kargs, const LaunchConfig* config,
+                   const LauncherArgs* largs, std::string* error);
 
   int ordinal_ = 0;
   DeviceOptions options_;

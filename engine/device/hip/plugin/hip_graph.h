@@ -17,12 +17,22 @@ inline hipError_t graph_end_capture(hipStream_t s, hipGraph_t* g) {
 inline hipError_t graph_instantiate(hipGraphExec_t* e, hipGraph_t g) {
   return hipCUDAErrorTohipError(cudaGraphInstantiate(e, g, 0));
 }
-inline hipError_t graph_launch(hipGraphExec_t e, hipStream_t s) { return hipCUDAErrorTohipError(cudaGraphLaunch(e, s)); }
-inline hipError_t graph_exec_destroy(hipGraphExec_t e) { return hipCUDAErrorTohipError(cudaGraphExecDestroy(e)); }
-inline hipError_t graph_destroy(hipGraph_t g) { return hipCUDAErrorTohipError(cudaGraphDestroy(g)); }
+inline hipError_t graph_launch(hipGraphExec_t e, hipStream_t s) {
+  return hipCUDAErrorTohipError(cudaGraphLaunch(e, s));
+}
+inline hipError_t graph_exec_destroy(hipGraphExec_t e) {
+  return hipCUDAErrorTohipError(cudaGraphExecDestroy(e));
+}
+inline hipError_t graph_destroy(hipGraph_t g) {
+  return hipCUDAErrorTohipError(cudaGraphDestroy(g));
+}
 #else
-inline hipError_t graph_begin_capture(hipStream_t s) { return hipStreamBeginCapture(s, hipStreamCaptureModeGlobal); }
-inline hipError_t graph_end_capture(hipStream_t s, hipGraph_t* g) { return hipStreamEndCapture(s, g); }
+inline hipError_t graph_begin_capture(hipStream_t s) {
+  return hipStreamBeginCapture(s, hipStreamCaptureModeGlobal);
+}
+inline hipError_t graph_end_capture(hipStream_t s, hipGraph_t* g) {
+  return hipStreamEndCapture(s, g);
+}
 inline hipError_t graph_instantiate(hipGraphExec_t* e, hipGraph_t g) {
   return hipGraphInstantiate(e, g, nullptr, nullptr, 0);
 }

@@ -12,11 +12,13 @@ namespace kta::engine::hip {
 namespace {
 
 std::string args_key(const std::vector<KernelArg>& args, const LaunchConfig& c, int repeat) {
-  std::string k = std::to_string(repeat) + "|" + std::to_string(c.grid.x) + "," + std::to_string(c.grid.y) + "," +
-                  std::to_string(c.grid.z) + "|" + std::to_string(c.block.x) + "," + std::to_string(c.block.y) +
-                  "," + std::to_string(c.block.z) + "|" + std::to_string(c.shared_bytes);
+  std::string k = std::to_string(repeat) + "|" + std::to_string(c.grid.x) + "," +
+                  std::to_string(c.grid.y) + "," + std::to_string(c.grid.z) + "|" +
+                  std::to_string(c.block.x) + "," + std::to_string(c.block.y) + "," +
+                  std::to_string(c.block.z) + "|" + std::to_string(c.shared_bytes);
   for (const KernelArg& a : args)
-    k += "|" + std::to_string(int(a.type)) + ":" + std::to_string(a.buffer.id) + ":" + std::to_string(a.scalar.u);
+    k += "|" + std::to_string(int(a.type)) + ":" + std::to_string(a.buffer.id) + ":" +
+         std::to_string(a.scalar.u);
   return k;
 }
 
@@ -75,8 +77,9 @@ void HipDevice::measure_peak_bandwidth() {
 }
 
 HipDevice::Graph* HipDevice::graph_for(Module& m, const std::string& key, int repeat,
-                                       const std::vector<KernelArg>* kargs, const LaunchConfig* config,
-                                       const LauncherArgs* largs, std::string* error) {
+                                       const std::vector<KernelArg>* kargs,
+                                       const LaunchConfig* config, const LauncherArgs* largs,
+                                       std::string* error) {
   auto it = m.graphs.find(key);
   if (it != m.graphs.end()) return it->second.get();
   auto g = std::make_unique<Graph>();
@@ -98,8 +101,8 @@ HipDevice::Graph* HipDevice::graph_for(Module& m, const std::string& key, int re
   return (m.graphs[key] = std::move(g)).get();
 }
 
-TimedResult HipDevice::timed_launch(uint64_t module, const std::vector<KernelArg>& args, const LaunchConfig& config,
-                                    bool flush, int repeat) {
+TimedResult HipDevice::timed_launch(uint64_t module, const std::vector<KernelArg>& args,
+                                    const LaunchConfig& config, bool flush, int repeat) {
   TimedResult t;
   if (!lost_.empty()) return {failed(lost_), 0};
   std::string error;
@@ -133,7 +136,8 @@ TimedResult HipDevice::timed_launch(uint64_t module, const std::vector<KernelArg
   return t;
 }
 
-TimedResult HipDevice::timed_call(uint64_t module, const LauncherArgs& args, bool flush, int repeat) {
+TimedResult HipDevice::timed_call(uint64_t module, const LauncherArgs& args, bool flush,
+                                  int repeat) {
   TimedResult t;
   if (!lost_.empty()) return {failed(lost_), 0};
   std::string error;

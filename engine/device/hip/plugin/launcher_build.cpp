@@ -27,7 +27,8 @@ std::string shell_quote(const std::string& s) {
 // tree carried to another machine works.
 fs::path plugin_dir() {
   Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&plugin_dir), &info) == 0 || info.dli_fname == nullptr) return {};
+  if (dladdr(reinterpret_cast<void*>(&plugin_dir), &info) == 0 || info.dli_fname == nullptr)
+    return {};
   return fs::path(info.dli_fname).parent_path();
 }
 
@@ -62,11 +63,13 @@ int run(const std::string& cmd, std::string* output) {
 
 }  // namespace
 
-LauncherBuild build_launcher(const CompileRequest& req, const std::string& arch, const DeviceOptions& options) {
+LauncherBuild build_launcher(const CompileRequest& req, const std::string& arch,
+                             const DeviceOptions& options) {
   auto start = std::chrono::steady_clock::now();
   LauncherBuild out;
   auto finish = [&]() -> LauncherBuild& {
-    out.result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out.result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return out;
   };
   std::ifstream in(req.source, std::ios::binary);
@@ -80,15 +83,17 @@ LauncherBuild build_launcher(const CompileRequest& req, const std::string& arch,
   const std::string compiler = compiler_path();
   std::vector<std::string> args = {shell_quote(compiler)};
 #if defined(__HIP_PLATFORM_NVIDIA__)
-  fs::path hip_include = first_existing("KTA_HIP_INCLUDE_DIR", dir / "hip-nvidia" / "include", KTA_HIP_LAUNCHER_INCLUDE);
-  args.insert(args.end(), {"-shared", "-Xcompiler", "-fPIC", "-O3", "-std=c++17",
-                           "-arch=" + arch, "-cudart", "shared", "-D__HIP_PLATFORM_NVIDIA__",
-                           "-Wno-deprecated-gpu-targets", "-I" + shell_quote(hip_include.string())});
+  fs::path hip_include = first_existing("KTA_HIP_INCLUDE_DIR", dir / "hip-nvidia" / "include",
+                                        KTA_HIP_LAUNCHER_INCLUDE);
+  args.insert(args.end(),
+              {"-shared", "-Xcompiler", "-fPIC", "-O3", "-std=c++17", "-arch=" + arch, "-cudart",
+               "shared", "-D__HIP_PLATFORM_NVIDIA__", "-Wno-deprecated-gpu-targets",
+               "-I" + shell_quote(hip_include.string())});
 #else
   args.insert(args.end(), {"-shared", "-fPIC", "-O3", "-std=c++17", "--offload-arch=" + arch});
 #endif
-  fs::path abi_include = first_existing("KTA_LAUNCH_ABI_INCLUDE_DIR", dir / "hip-launch" / "include",
-                                        KTA_HIP_LAUNCH_ABI_INCLUDE);
+  fs::path abi_include = first_existing("KTA_LAUNCH_ABI_INCLUDE_DIR",
+                                        dir / "hip-launch" / "include", KTA_HIP_LAUNCH_ABI_INCLUDE);
   args.push_back("-I" + shell_quote(abi_include.string()));
   args.push_back("-I" + shell_quote(fs::absolute(req.source).parent_path().string()));
   for (const std::string& d : req.options.defines) args.push_back(shell_quote("-D" + d));
@@ -121,8 +126,9 @@ LauncherBuild build_launcher(const CompileRequest& req, const std::string& arch,
   int rc = run(cmd, &out.result.log);
   if (rc != 0) {
     fs::remove(tmp, ec);
-    out.result.error = rc == 124 ? "compile timeout after " + std::to_string(options.compile_timeout_s) + " s"
-                                 : "compile error";
+    out.result.error =
+        rc == 124 ? "compile timeout after " + std::to_string(options.compile_timeout_s) + " s"
+                  : "compile error";
     return finish();
   }
   fs::rename(tmp, out.library, ec);

@@ -11,11 +11,12 @@
 namespace kta::engine::hip {
 
 struct LauncherBuild {
-  CompileResult result;          // ok / error / log / seconds / cache_hit
+  CompileResult result;           // ok / error / log / seconds / cache_hit
   std::filesystem::path library;  // the built .so when ok
 };
 
 // `arch`: "sm_90" or "gfx90a".
-LauncherBuild build_launcher(const CompileRequest& request, const std::string& arch, const DeviceOptions& options);
+LauncherBuild build_launcher(const CompileRequest& request, const std::string& arch,
+                             const DeviceOptions& options);
 
 }  // namespace kta::engine::hip

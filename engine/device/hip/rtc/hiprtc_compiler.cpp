@@ -62,7 +62,9 @@ std::string cuda_include_dir() {
       fs::path lib = fs::canonical(info.dli_fname, ec);
       for (fs::path d = lib.parent_path(); !ec && d.has_relative_path(); d = d.parent_path()) {
         if (fs::exists(d / "include" / "cuda_fp16.h", ec)) return (d / "include").string();
-        if (d.filename() != "lib64" && d.filename() != "lib" && d.parent_path().filename() != "targets") break;
+        if (d.filename() != "lib64" && d.filename() != "lib" &&
+            d.parent_path().filename() != "targets")
+          break;
       }
     }
     return std::string(KTA_CUDA_INCLUDE_DIR);
@@ -80,11 +82,13 @@ std::string read_file(const fs::path& p, bool* ok) {
 }
 
 // The reason a failed compile gets: a signature mismatch or a missing kernel is named.
-std::string failure_reason(const std::string& log, const std::string& entry, const std::string& file) {
-  static const std::regex assert_re(R"re(static assertion failed with "(signature mismatch: [^"]*)")re");
+std::string failure_reason(const std::string& log, const std::string& entry,
+                           const std::string& file) {
+  static const std::regex assert_re(
+      R"re(static assertion failed with "(signature mismatch: [^"]*)")re");
   std::smatch m;
-  const std::string missing =
-      "no kernel named '" + entry + "' in " + file + " (or it is overloaded, or a template without arguments)";
+  const std::string missing = "no kernel named '" + entry + "' in " + file +
+                              " (or it is overloaded, or a template without arguments)";
   if (std::regex_search(log, m, assert_re)) {
     std::string why = m[1];
     return why.find("is not a kernel function") != std::string::npos ? missing : why;
@@ -169,8 +173,8 @@ void run_hiprtc(const std::string& tu, const std::string& file, const std::strin
     header_texts.push_back(body.c_str());
   }
   Program prog;
-  if (hiprtcCreateProgram(&prog.p, tu.c_str(), file.c_str(), int(header_names.size()), header_texts.data(),
-                          header_names.data()) != HIPRTC_SUCCESS) {
+  if (hiprtcCreateProgram(&prog.p, tu.c_str(), file.c_str(), int(header_names.size()),
+                          header_texts.data(), header_names.data()) != HIPRTC_SUCCESS) {
     out->result.error = "hipRTC could not create a program for " + file;
     return;
   }
@@ -185,7 +189,8 @@ void run_hiprtc(const std::string& tu, const std::string& file, const std::strin
     return;
   }
   const char* lowered = nullptr;
-  if (hiprtcGetLoweredName(prog.p, name_expr.c_str(), &lowered) != HIPRTC_SUCCESS || lowered == nullptr) {
+  if (hiprtcGetLoweredName(prog.p, name_expr.c_str(), &lowered) != HIPRTC_SUCCESS ||
+      lowered == nullptr) {
     out->result.error = "'" + entry + "' in " + file + " is not a __global__ kernel";
     return;
   }
@@ -204,7 +209,8 @@ RtcOutput rtc_compile(const RtcRequest& req) {
   auto start = std::chrono::steady_clock::now();
   RtcOutput out;
   auto finish = [&]() -> RtcOutput& {
-    out.result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out.result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return out;
   };
   bool readable = false;
@@ -219,13 +225,14 @@ RtcOutput rtc_compile(const RtcRequest& req) {
     return finish();
   }
   // Line directives keep compiler messages on the user's file and lines.
-  std::string tu = "#line 1 \"kta-prelude\"\n" + rtc_prelude(text) + "#line 1 \"" + file + "\"\n" + text +
-                   "\n#line 1 \"" + kCheckFileName + "\"\n" + signature_check_source(req.entry, req.signature);
+  std::string tu = "#line 1 \"kta-prelude\"\n" + rtc_prelude(text) + "#line 1 \"" + file + "\"\n" +
+                   text + "\n#line 1 \"" + kCheckFileName + "\"\n" +
+                   signature_check_source(req.entry, req.signature);
   const Target target = target_for(req.arch);
   const std::vector<std::string> options = compile_options(req, target);
 
-  std::string key_text = "kta-hiprtc\n" + std::to_string(kPreludeVersion) + "\n" + rtc_version() + "\n" +
-                         req.arch + "\n" + req.entry + "\n";
+  std::string key_text = "kta-hiprtc\n" + std::to_string(kPreludeVersion) + "\n" + rtc_version() +
+                         "\n" + req.arch + "\n" + req.entry + "\n";
   for (const std::string& o : options) key_text += o + "\n";
   const std::string key = content_hash(key_text + tu);
   const fs::path dir = kernel_cache_dir(req.cache_dir);
@@ -241,7 +248,8 @@ RtcOutput rtc_compile(const RtcRequest& req) {
     }
   }
   run_hiprtc(tu, file, req.entry, options, target, &out);
-  if (out.result.ok && req.use_cache) cache_store(dir, key, {out.format, out.lowered_name, out.result.log, out.code});
+  if (out.result.ok && req.use_cache)
+    cache_store(dir, key, {out.format, out.lowered_name, out.result.log, out.code});
   return finish();
 }
 

@@ -13,19 +13,19 @@ namespace kta::engine::hip {
 
 struct RtcRequest {
   std::filesystem::path source;
-  std::string entry;                  // kernel name, may be a template-id ("scale<float>")
-  std::vector<KernelArg> signature;   // declared parameter types; checked in the compiler
+  std::string entry;                 // kernel name, may be a template-id ("scale<float>")
+  std::vector<KernelArg> signature;  // declared parameter types; checked in the compiler
   CompileOptions options;
-  std::string arch;                   // "sm_90" (NVIDIA) or "gfx90a" (AMD)
-  std::filesystem::path cache_dir;    // kta's cache root (empty: the default); see code_cache.h
+  std::string arch;                 // "sm_90" (NVIDIA) or "gfx90a" (AMD)
+  std::filesystem::path cache_dir;  // kta's cache root (empty: the default); see code_cache.h
   bool use_cache = true;
 };
 
 struct RtcOutput {
-  CompileResult result;       // ok / error / log / seconds / cache_hit; module is left 0
-  std::string format;         // "cubin", "ptx" or "hsaco"
-  std::string code;           // the code object
-  std::string lowered_name;   // the kernel's symbol in `code`
+  CompileResult result;      // ok / error / log / seconds / cache_hit; module is left 0
+  std::string format;        // "cubin", "ptx" or "hsaco"
+  std::string code;          // the code object
+  std::string lowered_name;  // the kernel's symbol in `code`
 };
 
 RtcOutput rtc_compile(const RtcRequest& request);

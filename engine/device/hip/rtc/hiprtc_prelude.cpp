@@ -154,8 +154,10 @@ constexpr const char* kAssert = R"KTA(#pragma once
 std::string rtc_prelude(const std::string& source) {
 #if defined(__HIP_PLATFORM_NVIDIA__)
   std::string text;
-  if (source.find("half") != std::string::npos || source.find("fp16") != std::string::npos) text += kHalf;
-  if (source.find("bfloat16") != std::string::npos || source.find("bf16") != std::string::npos) text += kBfloat16;
+  if (source.find("half") != std::string::npos || source.find("fp16") != std::string::npos)
+    text += kHalf;
+  if (source.find("bfloat16") != std::string::npos || source.find("bf16") != std::string::npos)
+    text += kBfloat16;
   return text + kPrelude;
 #else
   (void)source;
@@ -167,15 +169,31 @@ const std::vector<std::pair<std::string, std::string>>& rtc_virtual_headers() {
 #if defined(__HIP_PLATFORM_NVIDIA__)
   // The prelude already declares everything the HIP headers would: they are empty here.
   static const std::vector<std::pair<std::string, std::string>> headers = {
-      {"hip/hip_runtime.h", ""},       {"hip/hip_runtime_api.h", ""}, {"hip_runtime.h", ""},
-      {"hip/hip_fp16.h", ""},          {"hip/hip_bf16.h", ""},        {"hip/hip_bfloat16.h", ""},
-      {"hip/hip_vector_types.h", ""},  {"hip/math_functions.h", ""},  {"hip/device_functions.h", ""},
+      {"hip/hip_runtime.h", ""},
+      {"hip/hip_runtime_api.h", ""},
+      {"hip_runtime.h", ""},
+      {"hip/hip_fp16.h", ""},
+      {"hip/hip_bf16.h", ""},
+      {"hip/hip_bfloat16.h", ""},
+      {"hip/hip_vector_types.h", ""},
+      {"hip/math_functions.h", ""},
+      {"hip/device_functions.h", ""},
       {"hip/hip_cooperative_groups.h", "#include <cooperative_groups.h>\n"},
-      {"stdint.h", kStdint},           {"cstdint", kStdint},          {"inttypes.h", kStdint},
-      {"math.h", kMath},               {"cmath", kMath},              {"float.h", kFloat},
-      {"cfloat", kFloat},              {"limits.h", kLimits},         {"climits", kLimits},
-      {"stddef.h", ""},                {"cstddef", ""},               {"stdio.h", ""},
-      {"cstdio", ""},                  {"assert.h", kAssert},         {"cassert", kAssert},
+      {"stdint.h", kStdint},
+      {"cstdint", kStdint},
+      {"inttypes.h", kStdint},
+      {"math.h", kMath},
+      {"cmath", kMath},
+      {"float.h", kFloat},
+      {"cfloat", kFloat},
+      {"limits.h", kLimits},
+      {"climits", kLimits},
+      {"stddef.h", ""},
+      {"cstddef", ""},
+      {"stdio.h", ""},
+      {"cstdio", ""},
+      {"assert.h", kAssert},
+      {"cassert", kAssert},
   };
 #else
   static const std::vector<std::pair<std::string, std::string>> headers;

@@ -17,10 +17,34 @@ namespace kta::engine::hip {
 // Type codes shared by the generated C++ and the device. A pointer has kPointer set and its
 // pointee's code below; kConst marks a pointer to const.
 enum ParamCode : uint16_t {
-  kUnknown = 0, kBool, kI8, kU8, kI16, kU16, kI32, kU32, kI64, kU64, kF32, kF64, kF16, kBF16,
-  kVoid, kF32x2, kF32x4, kF64x2, kI32x2, kI32x4, kU8x4, kI8x4, kF16x2, kBF16x2, kReference,
+  kUnknown = 0,
+  kBool,
+  kI8,
+  kU8,
+  kI16,
+  kU16,
+  kI32,
+  kU32,
+  kI64,
+  kU64,
+  kF32,
+  kF64,
+  kF16,
+  kBF16,
+  kVoid,
+  kF32x2,
+  kF32x4,
+  kF64x2,
+  kI32x2,
+  kI32x4,
+  kU8x4,
+  kI8x4,
+  kF16x2,
+  kBF16x2,
+  kReference,
   kCodeCount,
-  kPointer = 0x100, kConst = 0x200,
+  kPointer = 0x100,
+  kConst = 0x200,
 };
 
 // Name of the device global holding {arity, code of parameter 1, ...}.
@@ -29,7 +53,8 @@ inline constexpr const char* kSignatureSymbol = "kta_entry_signature__";
 inline constexpr const char* kCheckFileName = "kta-signature-check";
 
 // C++ appended to the translation unit (after the kernel source) for kernel `entry`.
-std::string signature_check_source(const std::string& entry, const std::vector<KernelArg>& declared);
+std::string signature_check_source(const std::string& entry,
+                                   const std::vector<KernelArg>& declared);
 
 // The C spelling of a code ("int", "const float*").
 std::string code_spelling(uint16_t code);

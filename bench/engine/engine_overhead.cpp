@@ -1,0 +1,137 @@
+// Engine overhead per task-shape on the cpu device, for a trivial kernel (saxpy): the wall time
+// of a whole evaluation minus the time spent inside compiles and kernel launches, divided by the
+// shape points evaluated (visible + held-out). Every Device call is timed from the engine side
+// by a decorator, so "inside kernels" includes the worker round trip of each launch; a second
+// figure subtracts only the kernel time the device itself reports for timed launches.
+//   bench_engine_overhead [TASK.kta] [runs]
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <mutex>
+
+#include "engine/execute/executor.h"
+#include "engine/execute/reference_cache.h"
+#include "engine/plan/compile.h"
+#include "lang/load.h"
+
+namespace {
+
+using namespace kta;
+using Clock = std::chrono::steady_clock;
+
+struct Totals {
+  std::mutex mu;
+  double compile = 0, launch = 0, timed_wall = 0, timed_kernel = 0;
+  long launches = 0, timed = 0;
+};
+
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// Forwards to a real device and charges each call's wall time to a bucket.
+class TimingDevice : public engine::Device {
+ public:
+  TimingDevice(std::unique_ptr<engine::Device> d, Totals& t) : d_(std::move(d)), t_(t) {}
+  engine::DeviceInfo info() const override { return d_->info(); }
+  engine::Buffer alloc(size_t b) override { return d_->alloc(b); }
+  void free(engine::Buffer b) override { d_->free(b); }
+  void upload(engine::Buffer dst, const void* s, size_t b) override { d_->upload(dst, s, b); }
+  void download(void* dst, engine::Buffer s, size_t b) override { d_->download(dst, s, b); }
+  void fill(engine::Buffer dst, uint8_t v) override { d_->fill(dst, v); }
+  engine::CompileResult compile(const engine::CompileRequest& r) override {
+    auto t0 = Clock::now();
+    auto res = d_->compile(r);
+    add(t_.compile, since(t0));
+    return res;
+  }
+  engine::LaunchResult launch(uint64_t m, const std::vector<engine::KernelArg>& a,
+                              const engine::LaunchConfig& c) override {
+    auto t0 = Clock::now();
+    auto res = d_->launch(m, a, c);
+    add(t_.launch, since(t0), &t_.launches);
+    return res;
+  }
+  engine::LaunchResult call(uint64_t m, const engine::LauncherArgs& a) override {
+    auto t0 = Clock::now();
+    auto res = d_->call(m, a);
+    add(t_.launch, since(t0), &t_.launches);
+    return res;
+  }
+  engine::TimedResult timed_launch(uint64_t m, const std::vector<engine::KernelArg>& a,
+                                   const engine::LaunchConfig& c, bool f, int r) override {
+    auto t0 = Clock::now();
+    auto res = d_->timed_launch(m, a, c, f, r);
+    add(t_.timed_wall, since(t0), &t_.timed, res.seconds * r);
+    return res;
+  }
+  engine::TimedResult timed_call(uint64_t m, const engine::LauncherArgs& a, bool f, int r) override {
+    auto t0 = Clock::now();
+    auto res = d_->timed_call(m, a, f, r);
+    add(t_.timed_wall, since(t0), &t_.timed, res.seconds * r);
+    return res;
+  }
+  void synchronize() override { d_->synchronize(); }
+
+ private:
+  void add(double& bucket, double s, long* count = nullptr, double kernel = 0) {
+    std::lock_guard lock(t_.mu);
+    bucket += s;
+    if (count) ++*count;
+    t_.timed_kernel += kernel;
+  }
+  std::unique_ptr<engine::Device> d_;
+  Totals& t_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::filesystem::path task = argc > 1 ? argv[1] : KTA_BENCH_TASK;
+  int runs = argc > 2 ? std::atoi(argv[2]) : 3;
+  lang::SourceManager sources;
+  lang::DiagnosticEngine diags(sources);
+  auto loaded = lang::load_file(task, diags);
+  if (!loaded || loaded->tasks.empty()) {
+    diags.print(std::cerr);
+    return 1;
+  }
+  auto out = std::filesystem::temp_directory_path() / "kta-bench-engine";
+  model::Plan source = engine::plan_for_task(loaded->tasks.front(), out);
+  engine::PlanOptions po;
+  po.device = "cpu";
+  po.quick = true;
+  po.secret = "bench";
+  std::printf("task %s, %d runs after one warm-up (compile cache warm)\n", task.filename().c_str(), runs);
+  std::printf("%4s %8s %6s %10s %10s %10s %10s %14s %14s\n", "run", "shapes", "steps", "total_s",
+              "compile_s", "launch_s", "timed_s", "overhead_ms/sh", "w/ipc_ms/sh");
+  for (int run = 0; run <= runs; ++run) {
+    std::filesystem::remove_all(out);
+    engine::Plan plan = engine::compile_plan(source, po);
+    Totals totals;
+    auto store = engine::ResultStore::open(out);
+    engine::ExecuteOptions eo;
+    // A fresh reference cache each run: the reference launches count as kernel time.
+    eo.cache_dir = out / "cache";
+    eo.make_device = [&totals](const std::string&) -> std::unique_ptr<engine::Device> {
+      return std::make_unique<TimingDevice>(engine::make_isolated_device("cpu"), totals);
+    };
+    auto t0 = Clock::now();
+    auto outcomes = engine::execute(plan, *store, eo);
+    double total = since(t0);
+    size_t shapes = 0, steps = 0;
+    for (const auto& j : plan.jobs) {
+      shapes += j.visible.size() + j.heldout.size();
+      steps += j.steps.size();
+    }
+    double inside = totals.compile + totals.launch + totals.timed_wall;
+    double overhead = (total - inside) / static_cast<double>(shapes) * 1e3;
+    double with_ipc = (total - totals.compile - totals.timed_kernel -
+                       0.0) / static_cast<double>(shapes) * 1e3;
+    if (run == 0) continue;  // warm-up: fills the compile cache
+    std::printf("%4d %8zu %6zu %10.3f %10.3f %10.3f %10.3f %14.1f %14.1f\n", run, shapes, steps,
+                total, totals.compile, totals.launch, totals.timed_wall, overhead, with_ipc);
+    if (!outcomes.front().correct) std::printf("  (candidate not correct: %s)\n", outcomes.front().failure_reason.c_str());
+  }
+  std::filesystem::remove_all(out);
+  return 0;
+}
