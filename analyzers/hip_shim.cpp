@@ -6,12 +6,12 @@ namespace {
 // Declarations only: the analyzer parses (-fsyntax-only), it never generates code.
 constexpr std::string_view kShim = R"shim(#ifndef KTA_HIP_SHIM_H
 #define KTA_HIP_SHIM_H
-// C library functions are callable from device code in HIP (glibc already declares __expf &c).
-#pragma clang force_cuda_host_device begin
 #include <stddef.h>
 #include <stdint.h>
 #include <math.h>
 #include <stdlib.h>
+// printf, memcpy and assert are callable from device code in HIP.
+#pragma clang force_cuda_host_device begin
 #include <stdio.h>
 #include <string.h>
 #include <assert.h>
@@ -29,6 +29,36 @@ constexpr std::string_view kShim = R"shim(#ifndef KTA_HIP_SHIM_H
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
 #define __restrict__ __restrict
+// Device overloads of the C math library (as clang's own HIP headers declare them).
+#define KTA_MATH1(F) static __device__ inline float F##f(float x) { return __builtin_##F##f(x); } \
+  static __device__ inline double F(double x) { return __builtin_##F(x); }
+#define KTA_MATH2(F) static __device__ inline float F##f(float x, float y) { return __builtin_##F##f(x, y); } \
+  static __device__ inline double F(double x, double y) { return __builtin_##F(x, y); }
+KTA_MATH1(sqrt) KTA_MATH1(cbrt) KTA_MATH1(exp) KTA_MATH1(exp2) KTA_MATH1(expm1) KTA_MATH1(log)
+KTA_MATH1(log2) KTA_MATH1(log10) KTA_MATH1(log1p) KTA_MATH1(sin) KTA_MATH1(cos) KTA_MATH1(tan)
+KTA_MATH1(asin) KTA_MATH1(acos) KTA_MATH1(atan) KTA_MATH1(sinh) KTA_MATH1(cosh) KTA_MATH1(tanh)
+KTA_MATH1(erf) KTA_MATH1(erfc) KTA_MATH1(fabs) KTA_MATH1(floor) KTA_MATH1(ceil) KTA_MATH1(round)
+KTA_MATH1(trunc) KTA_MATH1(rint) KTA_MATH1(lgamma) KTA_MATH1(tgamma)
+KTA_MATH2(pow) KTA_MATH2(atan2) KTA_MATH2(fmin) KTA_MATH2(fmax) KTA_MATH2(fmod) KTA_MATH2(hypot)
+KTA_MATH2(copysign) KTA_MATH2(fdim) KTA_MATH2(remainder)
+#undef KTA_MATH1
+#undef KTA_MATH2
+static __device__ inline float fmaf(float x, float y, float z) { return __builtin_fmaf(x, y, z); }
+static __device__ inline double fma(double x, double y, double z) { return __builtin_fma(x, y, z); }
+static __device__ inline void sincosf(float x, float* s, float* c) { *s = __builtin_sinf(x); *c = __builtin_cosf(x); }
+static __device__ inline int abs(int x) { return __builtin_abs(x); }
+static __device__ inline long labs(long x) { return __builtin_labs(x); }
+static __device__ inline long long llabs(long long x) { return __builtin_llabs(x); }
+static __device__ inline float __expf(float x) { return __builtin_expf(x); }
+static __device__ inline float __exp10f(float x) { return __builtin_powf(10.0f, x); }
+static __device__ inline float __logf(float x) { return __builtin_logf(x); }
+static __device__ inline float __log2f(float x) { return __builtin_log2f(x); }
+static __device__ inline float __log10f(float x) { return __builtin_log10f(x); }
+static __device__ inline float __sinf(float x) { return __builtin_sinf(x); }
+static __device__ inline float __cosf(float x) { return __builtin_cosf(x); }
+static __device__ inline float __tanf(float x) { return __builtin_tanf(x); }
+static __device__ inline float __powf(float x, float y) { return __builtin_powf(x, y); }
+static __device__ inline void __sincosf(float x, float* s, float* c) { *s = __builtin_sinf(x); *c = __builtin_cosf(x); }
 struct dim3 {
   unsigned x, y, z;
   __host__ __device__ constexpr dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}

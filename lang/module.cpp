@@ -48,7 +48,7 @@ std::vector<Module*> ModuleLoader::modules() {
 
 Module* ModuleLoader::load(const fs::path& path, SourceRange requested_at) {
   std::error_code ec;
-  fs::path abs = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  fs::path abs = fs::absolute(path, ec).lexically_normal();
   if (ec) abs = fs::absolute(path).lexically_normal();
   if (auto it = modules_.find(abs); it != modules_.end()) return it->second->parsed ? it->second.get() : nullptr;
   auto m = std::make_unique<Module>();
@@ -128,7 +128,7 @@ void ModuleLoader::resolve_imports(Module& m) {
       diags_.note({}, Msg::note_search_path, list);
       continue;
     }
-    fs::path abs = fs::weakly_canonical(fs::absolute(found, ec), ec);
+    fs::path abs = fs::absolute(found, ec).lexically_normal();
     for (size_t i = 0; i < loading_.size(); ++i) {
       if (loading_[i] != abs) continue;
       std::string chain;

@@ -108,7 +108,7 @@ void load_tasks(Sema& sema, const ast::Setting& s, const fs::path& dir, model::P
       if (has_wildcard(str->value) && !fs::is_directory(match, ec) && match.extension() != ".kta") continue;
       auto file = task_file_of(match, d, v->where);
       if (!file) continue;
-      fs::path abs = fs::weakly_canonical(fs::absolute(*file, ec), ec);
+      fs::path abs = fs::absolute(*file, ec).lexically_normal();
       if (!seen.insert(abs).second) continue;
       Module* m = sema.loader.load(*file, v->where);
       if (!m) continue;

@@ -30,6 +30,14 @@ bool is_read(const Stmt* s, const ParmVarDecl* p, const Stmt* parent) {
   return false;
 }
 
+// `template <> __global__ void k<4096>(...)`: a specialization for one size whose primary
+// template is the general fallback; its body may assume its size.
+bool specializes_with_fallback(const FunctionDecl* fn) {
+  if (fn->getTemplateSpecializationKind() != TSK_ExplicitSpecialization) return false;
+  const FunctionTemplateDecl* primary = fn->getPrimaryTemplate();
+  return primary && primary->getTemplatedDecl()->hasBody();
+}
+
 }  // namespace
 
 void IgnoredSizeParamCheck::register_matchers(MatchFinder& finder) {
@@ -38,7 +46,7 @@ void IgnoredSizeParamCheck::register_matchers(MatchFinder& finder) {
 
 void IgnoredSizeParamCheck::check(const MatchFinder::MatchResult& result) {
   const auto* kernel = result.Nodes.getNodeAs<FunctionDecl>("kernel");
-  if (!kernel || !kernel->getBody()) return;
+  if (!kernel || !kernel->getBody() || specializes_with_fallback(kernel)) return;
   unsigned index = 0;
   for (const ParmVarDecl* p : kernel->parameters()) {
     ++index;

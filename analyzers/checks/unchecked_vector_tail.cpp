@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <cstdio>
 #include <set>
 
 #include <clang/ASTMatchers/ASTMatchers.h>
@@ -27,9 +26,10 @@ auto vector_pointer_cast() {
       .bind("cast");
 }
 
-// `n % 4`, `n & 3`, `n - n % 4`: the size of a tail, computed somewhere in the file.
+// `n % 4`, `n & 3`, `n - n % 4`: the size of a tail, computed somewhere in the audited file
+// (not in the headers it includes).
 auto remainder_of_size() {
-  return binaryOperator(hasAnyOperatorName("%", "&", "%="),
+  return binaryOperator(isExpansionInMainFile(), hasAnyOperatorName("%", "&", "%="),
                         hasRHS(ignoringParenImpCasts(integerLiteral().bind("width"))),
                         hasAncestor(functionDecl().bind("fn")))
       .bind("rem");
@@ -71,7 +71,6 @@ void UncheckedVectorTailCheck::check(const MatchFinder::MatchResult& result) {
     const VarDecl* base = base_var(cast->getSubExpr());
     std::string type = to.getUnqualifiedType().getAsString();
     casts_.push_back({fn, base, vector_width(type), cast->getBeginLoc(), type});
-    fprintf(stderr, "DBG cast %s base=%p fn=%p\n", type.c_str(), (const void*)base, (const void*)fn);
     return;
   }
   if (const auto* rem = result.Nodes.getNodeAs<BinaryOperator>("rem")) {
@@ -85,7 +84,6 @@ void UncheckedVectorTailCheck::check(const MatchFinder::MatchResult& result) {
 void UncheckedVectorTailCheck::finish(ASTContext& ast) {
   std::set<std::pair<const FunctionDecl*, const VarDecl*>> reported;
   for (const VectorCast& c : casts_) {
-    fprintf(stderr, "DBG finish w=%u rem=%zu scalar=%d\n", c.width, remainder_widths_.size(), (int)(c.base && c.fn && has_scalar_access(c.fn->getBody(), c.base)));
     if (c.width < 2) continue;
     bool tail_sized = std::any_of(remainder_widths_.begin(), remainder_widths_.end(),
                                   [&](unsigned w) { return w >= 2 && w % c.width == 0; });

@@ -16,6 +16,14 @@ auto kernel_subscript() {
       .bind("access");
 }
 
+// `template <> __global__ void k<4096>(...)`: a specialization for one size whose primary
+// template is the general fallback; its body may assume its size.
+bool specializes_with_fallback(const FunctionDecl* fn) {
+  if (fn->getTemplateSpecializationKind() != TSK_ExplicitSpecialization) return false;
+  const FunctionTemplateDecl* primary = fn->getPrimaryTemplate();
+  return primary && primary->getTemplatedDecl()->hasBody();
+}
+
 }  // namespace
 
 void UnguardedIndexCheck::register_matchers(MatchFinder& finder) {
@@ -25,7 +33,7 @@ void UnguardedIndexCheck::register_matchers(MatchFinder& finder) {
 void UnguardedIndexCheck::check(const MatchFinder::MatchResult& result) {
   const auto* access = result.Nodes.getNodeAs<ArraySubscriptExpr>("access");
   const auto* kernel = result.Nodes.getNodeAs<FunctionDecl>("kernel");
-  if (!access || !kernel) return;
+  if (!access || !kernel || specializes_with_fallback(kernel)) return;
   const FunctionFacts& facts = ctx().facts(kernel);
   const VarDecl* base = base_var(access->getBase());
   // Only global memory: pointer parameters and pointers derived from them (not __shared__ or

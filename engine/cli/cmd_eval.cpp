@@ -17,6 +17,7 @@
 #include "engine/execute/executor.h"
 #include "engine/execute/reference_cache.h"
 #include "engine/plan/compile.h"
+#include "engine/report/summary.h"
 #include "engine/results/export.h"
 #include "kta_version.h"
 #include "lang/load.h"
@@ -206,7 +207,7 @@ int run_eval(const EvalArgs& a) {
   if (a.json) {
     std::cout << engine::results_json_text(info, outcomes, score) << "\n";
   } else {
-    std::cout << engine::format_summary(outcomes, score);
+    std::cout << engine::format_run_summary(outcomes, store->steps(), score);
     std::cout << "results: " << (plan.output / "results.json").string() << "\n";
   }
   return 0;

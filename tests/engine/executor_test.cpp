@@ -154,6 +154,15 @@ TEST_F(ExecutorTest, SlowerThanBaselineFailsThePerformanceGate) {
       << out[0].failure_reason;
 }
 
+TEST_F(ExecutorTest, WithinMeasurementSlackOfTheTargetPasses) {
+  registry->kernels["add_par"] = {add_kernel, 2.1e-3};  // 0.95x: within --quick's 10% slack
+  auto source = replay_plan({{"t", "add_par"}});
+  source.tasks[0].gates.min_speedup = 1.0;
+  auto out = run(source);
+  EXPECT_TRUE(out[0].fast_enough) << out[0].failure_reason;
+  EXPECT_NEAR(out[0].speedup, 2.0 / 2.1, 0.01);
+}
+
 TEST_F(ExecutorTest, HardCodedShapesPassVisibleAndFailHeldOut) {
   auto out = run(replay_plan({{"t", "hardcoded"}}));
   EXPECT_TRUE(out[0].correct);

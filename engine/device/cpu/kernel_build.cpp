@@ -194,7 +194,10 @@ BuildResult build_module(const CompileRequest& req, const DeviceOptions& opts) {
   }
   const std::string cxx = host_compiler(opts);
   const std::string inc = runtime_include_dir();
-  std::vector<std::string> flags = {"-std=c++20", "-fPIC", "-shared", "-x", "c++", "-fno-math-errno"};
+  // Hidden visibility and no interposition let the kernel inline into the block loop; only the
+  // trampoline's entries (KTA_RT_API) are exported.
+  std::vector<std::string> flags = {"-std=c++20", "-fPIC", "-shared", "-x", "c++", "-fno-math-errno",
+                                    "-fvisibility=hidden", "-fno-semantic-interposition"};
   if (req.options.sanitize) {
     for (const char* f : {"-O1", "-g", "-fsanitize=address", "-fno-omit-frame-pointer"}) flags.push_back(f);
   } else {

@@ -22,15 +22,69 @@ void __sanitizer_finish_switch_fiber(void* fake_stack_save, const void** bottom_
                                      size_t* size_old) __attribute__((weak));
 }
 
+#if defined(__x86_64__) && defined(__linux__)
+// A minimal stack switch: saves the callee-saved registers on the current stack, stores the
+// stack pointer, loads the other one. Unlike Boost's jump_fcontext it does not save and restore
+// the MXCSR and x87 control words (kernels never change them), which makes a barrier much
+// cheaper. New stacks start in kta_rt_fiber_start, which calls rbx(r12).
+extern "C" void* kta_rt_fiber_switch(void** save_sp, void* to_sp, void* data);
+extern "C" void kta_rt_fiber_start();
+asm(R"(
+  .text
+  .globl kta_rt_fiber_switch
+  .hidden kta_rt_fiber_switch
+  .type kta_rt_fiber_switch, @function
+kta_rt_fiber_switch:
+  .cfi_startproc
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  movq %rdx, %rax
+  ret
+  .cfi_endproc
+  .size kta_rt_fiber_switch, .-kta_rt_fiber_switch
+  .globl kta_rt_fiber_start
+  .hidden kta_rt_fiber_start
+  .type kta_rt_fiber_start, @function
+kta_rt_fiber_start:
+  .cfi_startproc
+  .cfi_undefined rip
+  movq %r12, %rdi
+  callq *%rbx
+  ud2
+  .cfi_endproc
+  .size kta_rt_fiber_start, .-kta_rt_fiber_start
+)");
+#define KTA_OWN_SWITCH 1
+#endif
+
 namespace kta_rt {
 namespace {
 
 namespace ctx = boost::context::detail;
 
+// One suspended execution context: a saved stack pointer (own switch) or a Boost fcontext.
+#ifdef KTA_OWN_SWITCH
+using Context = void*;
+#else
+using Context = ctx::fcontext_t;
+#endif
+
 enum class FiberState : uint8_t { ready, wait_block, wait_warp, done };
 
 struct Fiber {
-  ctx::fcontext_t context = nullptr;
+  Context context = nullptr;
   FiberState state = FiberState::ready;
   uint32_t exchanges = 0;  // warp exchanges done; picks the exchange buffer
   Index3 tid{};
@@ -47,7 +101,19 @@ class Scheduler {
   uint64_t exchange(uint64_t value, uint32_t src_lane);
   uint64_t ballot(int predicate);
 
+#ifdef KTA_OWN_SWITCH
+  static void entry(void* scheduler);
+#else
   static void entry(ctx::transfer_t t);
+#endif
+  // Starts or resumes fiber i; returns when it blocks or exits.
+  void resume(uint32_t i);
+  // Back to the scheduler from the running fiber.
+  void suspend();
+  Context make_context(uint32_t i);
+  uint32_t next_ready(uint32_t from) const;
+  // Makes fiber i the running GPU thread (builtins included).
+  void enter(uint32_t i);
 
  private:
   void reserve(uint32_t threads);
@@ -62,7 +128,7 @@ class Scheduler {
   std::vector<uint64_t> slots_[2];
   uint32_t count_ = 0;
   uint32_t current_ = 0;
-  ctx::fcontext_t main_ = nullptr;
+  Context main_ = nullptr;
   void (*fn_)(void*) = nullptr;
   void* closure_ = nullptr;
   std::string error_;
@@ -93,9 +159,14 @@ void Scheduler::reserve(uint32_t threads) {
   for (uint32_t i = 0; i < capacity_; ++i) mprotect(stack_bottom(i), size_t(page), PROT_NONE);
 }
 
+#ifdef KTA_OWN_SWITCH
+void Scheduler::entry(void* scheduler) {
+  auto* s = static_cast<Scheduler*>(scheduler);
+#else
 void Scheduler::entry(ctx::transfer_t t) {
   auto* s = static_cast<Scheduler*>(t.data);
   s->main_ = t.fctx;
+#endif
   if (__sanitizer_finish_switch_fiber) __sanitizer_finish_switch_fiber(nullptr, &s->main_bottom_, &s->main_size_);
   try {
     s->fn_(s->closure_);
@@ -108,16 +179,94 @@ void Scheduler::entry(ctx::transfer_t t) {
   }
   s->fibers_[s->current_].state = FiberState::done;
   if (__sanitizer_start_switch_fiber) __sanitizer_start_switch_fiber(nullptr, s->main_bottom_, s->main_size_);
+#ifdef KTA_OWN_SWITCH
+  void* finished = nullptr;
+  uint32_t next = s->failed_ || __sanitizer_start_switch_fiber ? s->count_ : s->next_ready(s->current_);
+  if (next < s->count_) {
+    s->enter(next);
+    kta_rt_fiber_switch(&finished, s->fibers_[next].context, nullptr);
+  }
+  kta_rt_fiber_switch(&finished, s->main_, nullptr);
+#else
   ctx::jump_fcontext(s->main_, nullptr);
+#endif
+  __builtin_unreachable();
+}
+
+Context Scheduler::make_context(uint32_t i) {
+  // Stagger the stack tops so the threads' hot frames do not all map to the same cache sets.
+  char* top = stack_bottom(i) + stack_bytes_ - (i % 64) * 64;
+  top = reinterpret_cast<char*>(reinterpret_cast<uintptr_t>(top) & ~uintptr_t(15));
+#ifdef KTA_OWN_SWITCH
+  auto** sp = reinterpret_cast<void**>(top) - 7;
+  sp[0] = nullptr;                                           // r15
+  sp[1] = nullptr;                                           // r14
+  sp[2] = nullptr;                                           // r13
+  sp[3] = this;                                              // r12: the argument
+  sp[4] = reinterpret_cast<void*>(&Scheduler::entry);        // rbx: the function
+  sp[5] = nullptr;                                           // rbp
+  sp[6] = reinterpret_cast<void*>(&kta_rt_fiber_start);      // return address
+  return sp;
+#else
+  return ctx::make_fcontext(top, size_t(top - stack_bottom(i)), &Scheduler::entry);
+#endif
+}
+
+void Scheduler::resume(uint32_t i) {
+  void* fake = nullptr;
+  if (__sanitizer_start_switch_fiber) __sanitizer_start_switch_fiber(&fake, stack_bottom(i), stack_bytes_);
+#ifdef KTA_OWN_SWITCH
+  kta_rt_fiber_switch(&main_, fibers_[i].context, nullptr);
+#else
+  ctx::transfer_t r = ctx::jump_fcontext(fibers_[i].context, this);
+  fibers_[i].context = r.fctx;
+#endif
+  if (__sanitizer_finish_switch_fiber) __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
+}
+
+void Scheduler::suspend() {
+#ifdef KTA_OWN_SWITCH
+  // Hand over straight to the next ready thread of this pass (one switch instead of two through
+  // the scheduler); the scheduler gets control back when the pass is over.
+  if (__sanitizer_start_switch_fiber == nullptr) {
+    uint32_t from = current_;
+    uint32_t next = failed_ ? count_ : next_ready(from);
+    if (next < count_) {
+      enter(next);
+      kta_rt_fiber_switch(&fibers_[from].context, fibers_[next].context, nullptr);
+    } else {
+      kta_rt_fiber_switch(&fibers_[from].context, main_, nullptr);
+    }
+    return;
+  }
+#endif
+  void* fake = nullptr;
+  if (__sanitizer_start_switch_fiber) __sanitizer_start_switch_fiber(&fake, main_bottom_, main_size_);
+#ifdef KTA_OWN_SWITCH
+  kta_rt_fiber_switch(&fibers_[current_].context, main_, nullptr);
+#else
+  ctx::transfer_t t = ctx::jump_fcontext(main_, nullptr);
+  main_ = t.fctx;
+#endif
+  if (__sanitizer_finish_switch_fiber) __sanitizer_finish_switch_fiber(fake, &main_bottom_, &main_size_);
+}
+
+uint32_t Scheduler::next_ready(uint32_t from) const {
+  for (uint32_t j = from + 1; j < count_; ++j) {
+    if (fibers_[j].state == FiberState::ready) return j;
+  }
+  return count_;
+}
+
+void Scheduler::enter(uint32_t i) {
+  current_ = i;
+  tls.thread_idx = fibers_[i].tid;
+  tls.linear_tid = i;
 }
 
 void Scheduler::yield(FiberState state) {
   fibers_[current_].state = state;
-  void* fake = nullptr;
-  if (__sanitizer_start_switch_fiber) __sanitizer_start_switch_fiber(&fake, main_bottom_, main_size_);
-  ctx::transfer_t t = ctx::jump_fcontext(main_, nullptr);
-  main_ = t.fctx;
-  if (__sanitizer_finish_switch_fiber) __sanitizer_finish_switch_fiber(fake, &main_bottom_, &main_size_);
+  suspend();
 }
 
 uint64_t Scheduler::exchange(uint64_t value, uint32_t src_lane) {
@@ -204,28 +353,22 @@ void Scheduler::run_block(void (*fn)(void*), void* closure) {
     for (uint32_t y = 0; y < bd.y; ++y) {
       for (uint32_t x = 0; x < bd.x; ++x, ++i) {
         fibers_[i].tid = Index3{x, y, z};
-        fibers_[i].context = ctx::make_fcontext(stack_bottom(i) + stack_bytes_, stack_bytes_, &Scheduler::entry);
+        fibers_[i].context = make_context(i);
       }
     }
   }
   t.scheduler = this;
-  uint32_t finished = 0;
-  while (finished < count_) {
-    for (i = 0; i < count_; ++i) {
-      Fiber& f = fibers_[i];
-      if (f.state != FiberState::ready) continue;
-      current_ = i;
-      t.thread_idx = f.tid;
-      t.linear_tid = i;
-      void* fake = nullptr;
-      if (__sanitizer_start_switch_fiber) __sanitizer_start_switch_fiber(&fake, stack_bottom(i), stack_bytes_);
-      ctx::transfer_t r = ctx::jump_fcontext(f.context, this);
-      if (__sanitizer_finish_switch_fiber) __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
-      f.context = r.fctx;
-      if (failed_) break;
-      if (f.state == FiberState::done) ++finished;
+  for (;;) {
+    // One pass: every ready thread runs until it blocks or exits. Without AddressSanitizer the
+    // threads hand over to each other and one resume covers the pass.
+    for (i = next_ready(uint32_t(-1)); i < count_ && !failed_; i = next_ready(i)) {
+      enter(i);
+      resume(i);
+      if (__sanitizer_start_switch_fiber == nullptr) break;
     }
     if (failed_) break;
+    uint32_t finished = 0;
+    for (const Fiber& f : fibers_) finished += f.state == FiberState::done;
     if (finished == count_) break;
     if (!release()) {
       failed_ = true;

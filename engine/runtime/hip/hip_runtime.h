@@ -66,6 +66,15 @@
 
 static constexpr int warpSize = KTA_WARP_SIZE;
 
+namespace kta_rt {
+// The thread's index within its block, x fastest (as lanes are numbered into warps).
+inline uint32_t linear_tid() {
+  const ThreadState& t = tls;
+  return t.thread_idx.x + t.block_dim.x * (t.thread_idx.y + t.block_dim.y * t.thread_idx.z);
+}
+}  // namespace kta_rt
+
+
 // Device printf goes to the launch's collected output, like a GPU's printf buffer.
 #define printf kta_rt_printf
 namespace std {
@@ -77,36 +86,49 @@ inline void __trap() { kta_rt_fail("__trap() called", "", 0); }
 inline void abort_device() { kta_rt_fail("abort() called", "", 0); }
 
 // ---- synchronization ------------------------------------------------------------------------
-inline void __syncthreads() { kta_rt_syncthreads(); }
+// The barrier is also a compiler barrier: __shared__ variables are function-local statics whose
+// address never escapes, so without it the compiler may keep them in registers across the call.
+#define KTA_COMPILER_BARRIER() asm volatile("" ::: "memory")
+inline void __syncthreads() {
+  KTA_COMPILER_BARRIER();
+  kta_rt_syncthreads();
+  KTA_COMPILER_BARRIER();
+}
 inline int __syncthreads_count(int p) {
   static thread_local int count;  // per block
-  kta_rt_syncthreads();
-  if (::kta_rt::tls.linear_tid == 0) count = 0;
-  kta_rt_syncthreads();
+  __syncthreads();
+  if (::kta_rt::linear_tid() == 0) count = 0;
+  __syncthreads();
   __atomic_fetch_add(&count, p ? 1 : 0, __ATOMIC_RELAXED);
-  kta_rt_syncthreads();
+  __syncthreads();
   int r = count;
-  kta_rt_syncthreads();
+  __syncthreads();
   return r;
 }
 inline int __syncthreads_or(int p) { return __syncthreads_count(p) != 0; }
 inline int __syncthreads_and(int p) {
   return __syncthreads_count(p) == static_cast<int>(blockDim.x * blockDim.y * blockDim.z);
 }
-inline void __syncwarp(unsigned long long = 0) { kta_rt_syncwarp(); }
+inline void __syncwarp(unsigned long long = 0) {
+  KTA_COMPILER_BARRIER();
+  kta_rt_syncwarp();
+  KTA_COMPILER_BARRIER();
+}
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_system() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 
 // ---- warp functions -------------------------------------------------------------------------
-inline unsigned __lane_id() { return ::kta_rt::tls.linear_tid % KTA_WARP_SIZE; }
+inline unsigned __lane_id() { return ::kta_rt::linear_tid() % KTA_WARP_SIZE; }
 namespace kta_rt {
 template <class T>
 inline T warp_shuffle(T v, uint32_t src) {
   static_assert(sizeof(T) <= 8, "warp shuffles move values of at most 8 bytes");
   uint64_t bits = 0;
   std::memcpy(&bits, &v, sizeof(T));
+  KTA_COMPILER_BARRIER();
   bits = kta_rt_warp_exchange(bits, src);
+  KTA_COMPILER_BARRIER();
   T r;
   std::memcpy(&r, &bits, sizeof(T));
   return r;
@@ -145,15 +167,20 @@ template <class T>
 inline T __shfl_down_sync(unsigned long long, T v, unsigned d, int width = warpSize) { return __shfl_down(v, d, width); }
 template <class T>
 inline T __shfl_xor_sync(unsigned long long, T v, int m, int width = warpSize) { return __shfl_xor(v, m, width); }
-inline unsigned long long __ballot(int p) { return kta_rt_warp_ballot(p); }
-inline unsigned long long __ballot_sync(unsigned long long, int p) { return kta_rt_warp_ballot(p); }
-inline int __any(int p) { return kta_rt_warp_ballot(p) != 0; }
-inline int __all(int p) { return kta_rt_warp_ballot(!p) == 0; }
+inline unsigned long long __ballot(int p) {
+  KTA_COMPILER_BARRIER();
+  unsigned long long r = kta_rt_warp_ballot(p);
+  KTA_COMPILER_BARRIER();
+  return r;
+}
+inline unsigned long long __ballot_sync(unsigned long long, int p) { return __ballot(p); }
+inline int __any(int p) { return __ballot(p) != 0; }
+inline int __all(int p) { return __ballot(!p) == 0; }
 inline int __any_sync(unsigned long long, int p) { return __any(p); }
 inline int __all_sync(unsigned long long, int p) { return __all(p); }
 inline unsigned long long __activemask() {
   unsigned threads = blockDim.x * blockDim.y * blockDim.z;
-  unsigned first = ::kta_rt::tls.linear_tid - __lane_id();
+  unsigned first = ::kta_rt::linear_tid() - __lane_id();
   unsigned n = threads - first < KTA_WARP_SIZE ? threads - first : KTA_WARP_SIZE;
   return n >= 64 ? ~0ull : ((1ull << n) - 1);
 }

@@ -36,17 +36,19 @@ struct DynamicShared {
   }
 };
 
+// A block whose threads never synchronize: a loop over its threads. The closure is copied so its
+// arguments stay in registers, and the kernel inlines into the loop.
 template <class F>
 void loop_block(void* closure) {
-  F& f = *static_cast<F*>(closure);
+  F f = *static_cast<F*>(closure);
   ThreadState& t = tls;
   const dim3 bd = t.block_dim;
-  uint32_t lin = 0;
   for (uint32_t z = 0; z < bd.z; ++z) {
+    t.thread_idx.z = z;
     for (uint32_t y = 0; y < bd.y; ++y) {
+      t.thread_idx.y = y;
       for (uint32_t x = 0; x < bd.x; ++x) {
-        t.thread_idx = Index3{x, y, z};
-        t.linear_tid = lin++;
+        t.thread_idx.x = x;
         f();
       }
     }
@@ -70,7 +72,7 @@ inline int run_grid(dim3 grid, dim3 block, size_t shared, F& body) {
 template <class K, class... A>
 inline hipError_t launch_chevron(K&& kernel, LaunchCfg cfg, A&&... a) {
   std::tuple<std::decay_t<A>...> args(std::forward<A>(a)...);
-  auto body = [&] { std::apply(kernel, args); };
+  auto body = [kernel, args]() mutable { std::apply(kernel, args); };
   if (run_grid(cfg.grid, cfg.block, cfg.shared, body) != 0) {
     set_last_error(hipErrorLaunchFailure);
     return hipErrorLaunchFailure;
@@ -143,7 +145,7 @@ struct Entry<K> {
   static int launch(void* const* a, dim3 g, dim3 b, size_t shared, std::index_sequence<I...>) {
     std::tuple<std::remove_cv_t<std::remove_reference_t<P>>...> args(
         *static_cast<std::remove_cv_t<std::remove_reference_t<P>>*>(a[I])...);
-    auto body = [&] { K(std::get<I>(args)...); };
+    auto body = [args]() mutable { K(std::get<I>(args)...); };
     return run_grid(g, b, shared, body);
   }
   static int launch(void* const* a, dim3 g, dim3 b, size_t shared) {
