@@ -1,4 +1,4 @@
-// load_file: the front end's entry point for the CLI and the engine.
+// load_file and load_files: the front end's entry points for the CLI and the engine.
 #include "lang/load.h"
 
 #include "lang/sema.h"
@@ -7,14 +7,15 @@ namespace kta::lang {
 
 namespace fs = std::filesystem;
 
-std::optional<Loaded> load_file(const fs::path& path, DiagnosticEngine& diags, const LoadOptions& options) {
+namespace {
+
+std::optional<Loaded> load_one(const fs::path& path, ModuleLoader& loader, Sema& sema) {
+  DiagnosticEngine& diags = loader.diags();
   size_t before = diags.error_count();
   auto file = task_file_of(path, diags, {});
   if (!file) return std::nullopt;
-  ModuleLoader loader(diags, options);
   Module* m = loader.load(*file);
   if (!m) return std::nullopt;
-  Sema sema(loader, options);
   check_all_modules(sema);
   Loaded out;
   for (const ast::Decl& d : m->ast.decls) {
@@ -26,6 +27,23 @@ std::optional<Loaded> load_file(const fs::path& path, DiagnosticEngine& diags, c
   }
   check_all_modules(sema);
   if (diags.error_count() != before) return std::nullopt;
+  return out;
+}
+
+}  // namespace
+
+std::optional<Loaded> load_file(const fs::path& path, DiagnosticEngine& diags, const LoadOptions& options) {
+  ModuleLoader loader(diags, options);
+  Sema sema(loader, options);
+  return load_one(path, loader, sema);
+}
+
+std::vector<std::optional<Loaded>> load_files(const std::vector<fs::path>& paths, DiagnosticEngine& diags,
+                                              const LoadOptions& options) {
+  ModuleLoader loader(diags, options);
+  Sema sema(loader, options);
+  std::vector<std::optional<Loaded>> out;
+  for (const fs::path& p : paths) out.push_back(load_one(p, loader, sema));
   return out;
 }
 

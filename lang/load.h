@@ -31,4 +31,10 @@ struct Loaded {
 std::optional<Loaded> load_file(const std::filesystem::path&, DiagnosticEngine&,
                                 const LoadOptions& = {});
 
+// Loads several files sharing one set of imported modules (each parsed and checked once): what
+// `kta check DIR` does. An error in a shared module is reported once, with the first file that
+// imports it. One result per path, nullopt where that path reported an error.
+std::vector<std::optional<Loaded>> load_files(const std::vector<std::filesystem::path>& paths,
+                                              DiagnosticEngine&, const LoadOptions& = {});
+
 }  // namespace kta::lang

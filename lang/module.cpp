@@ -15,7 +15,10 @@ namespace kta::lang {
 namespace fs = std::filesystem;
 
 ModuleLoader::ModuleLoader(DiagnosticEngine& diags, const LoadOptions& options)
-    : diags_(diags), options_(options) {}
+    : diags_(diags), options_(options) {
+  std::error_code ec;
+  cwd_ = fs::current_path(ec);
+}
 
 std::vector<fs::path> ModuleLoader::search_folders() const {
   std::vector<fs::path> out = options_.search_path;
@@ -59,7 +62,7 @@ Module* ModuleLoader::load(const fs::path& path, SourceRange requested_at) {
   // Messages name files relative to the working folder when that is shorter.
   std::string display = path.string();
   if (path.is_absolute()) {
-    fs::path rel = abs.lexically_relative(fs::current_path(ec));
+    fs::path rel = abs.lexically_relative(cwd_);
     if (!rel.empty() && rel.string().size() < display.size()) display = rel.string();
   } else {
     display = path.lexically_normal().string();
@@ -121,7 +124,7 @@ void ModuleLoader::resolve_imports(Module& m) {
       std::string list;
       for (const fs::path& f : folders) {
         std::string shown = f.string();
-        fs::path short_path = fs::absolute(f, ec).lexically_normal().lexically_relative(fs::current_path(ec));
+        fs::path short_path = fs::absolute(f, ec).lexically_normal().lexically_relative(cwd_);
         if (!short_path.empty() && short_path.string().size() < shown.size()) shown = short_path.string();
         list += (list.empty() ? "" : ", ") + shown;
       }

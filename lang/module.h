@@ -45,6 +45,7 @@ class ModuleLoader {
   LoadOptions options_;
   std::map<std::filesystem::path, std::unique_ptr<Module>> modules_;
   std::vector<std::filesystem::path> loading_;  // the import chain now being loaded
+  std::filesystem::path cwd_;                    // for short file names in messages
 };
 
 }  // namespace kta::lang

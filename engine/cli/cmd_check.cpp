@@ -52,12 +52,12 @@ void add_check_command(CLI::App& app, CliState& state) {
     lang::SourceManager sources;
     lang::DiagnosticEngine diags(sources);
     size_t tasks = 0, plans = 0, checked = 0;
-    for (const auto& f : expand_args(*files)) {
-      ++checked;
-      if (auto loaded = lang::load_file(f, diags)) {
-        tasks += loaded->tasks.size();
-        plans += loaded->plans.size();
-      }
+    auto paths = expand_args(*files);
+    checked = paths.size();
+    for (const auto& loaded : lang::load_files(paths, diags)) {
+      if (!loaded) continue;
+      tasks += loaded->tasks.size();
+      plans += loaded->plans.size();
     }
     if (*format == "json") {
       nlohmann::json out;

@@ -261,12 +261,12 @@ LaunchResult DeviceSet::launch(const Impl& impl) const {
   return impl.device->launch(impl.module, kernel_args(impl.entry), launch_config(impl.entry));
 }
 
-TimedResult DeviceSet::timed(const Impl& impl, bool flush) const {
+TimedResult DeviceSet::timed(const Impl& impl, bool flush, int repeat) const {
   if (impl.entry.mode == model::EntryMode::launcher) {
-    return impl.device->timed_call(impl.module, launcher_args(), flush, 1);
+    return impl.device->timed_call(impl.module, launcher_args(), flush, repeat);
   }
   return impl.device->timed_launch(impl.module, kernel_args(impl.entry),
-                                   launch_config(impl.entry), flush, 1);
+                                   launch_config(impl.entry), flush, repeat);
 }
 
 std::vector<KernelArg> declared_signature(const model::Task& task, const model::Entry& entry) {

@@ -54,7 +54,7 @@ class DeviceSet {
   HostSet download_inputs();
 
   LaunchResult launch(const Impl& impl) const;
-  TimedResult timed(const Impl& impl, bool flush) const;
+  TimedResult timed(const Impl& impl, bool flush, int repeat = 1) const;
 
  private:
   std::vector<KernelArg> kernel_args(const model::Entry& entry) const;

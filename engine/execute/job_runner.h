@@ -29,6 +29,16 @@ struct StepResult {
   std::vector<ShapeRecord> shapes;
 };
 
+// The measurement of one shape point in a performance step.
+struct PointTiming {
+  StepOutcome outcome = StepOutcome::ok;
+  std::string reason;
+  bool recheck_failed = false;
+  ShapeRecord rec;
+};
+
+class InterleavedProtocol;
+
 class JobRunner {
  public:
   JobRunner(const Plan& plan, const TaskJob& job, SharedStore& store, const ExecuteOptions& options);
@@ -46,6 +56,9 @@ class JobRunner {
   StepResult correctness(bool heldout);
   StepResult performance(bool heldout);
   StepResult audit();
+  PointTiming time_point(const Impl& base, const Impl& cand, const model::ShapePoint& point,
+                         const std::string& label, bool heldout, const InterleavedProtocol& protocol);
+  void speedup_verdict(const std::vector<double>& ratios, bool heldout, StepResult& r) const;
 
   // Devices and compiled implementations, made on first use and remade after a failure.
   Device& device(const std::string& role);

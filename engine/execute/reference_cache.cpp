@@ -2,7 +2,9 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <system_error>
+#include <thread>
 #include <unistd.h>
 
 #include "engine/check/poison.h"
@@ -62,7 +64,8 @@ void ReferenceCache::store(const std::string& key, const HostSet& outputs) const
   std::error_code ec;
   fs::create_directories(dir_, ec);
   // Write then rename: a concurrent reader or a killed writer never sees half a file.
-  fs::path tmp = dir_ / (key + ".tmp." + std::to_string(::getpid()));
+  fs::path tmp = dir_ / (key + ".tmp." + std::to_string(::getpid()) + "." +
+                         std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id())));
   {
     std::ofstream out(tmp, std::ios::binary);
     if (!out) return;

@@ -229,6 +229,23 @@ TEST_F(E2E, InputsAreDeterministicAcrossRuns) {
   EXPECT_GE(compared, 4);
 }
 
+TEST_F(E2E, ParallelJobsOnThePlanOfTwoTasks) {
+  fs::path out = dir / "two";
+  KtaRun r = kta("eval " + (kCases / "two_tasks.kta").string() + " --quick --jobs 2 --output " +
+                 out.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  json doc = json::parse(slurp(out / "results.json"));
+  ASSERT_EQ(doc["tasks"].size(), 2u);
+  EXPECT_EQ(doc["tasks"][0]["task"], "vadd");
+  EXPECT_EQ(doc["tasks"][1]["task"], "saxpy");
+  for (const auto& t : doc["tasks"]) {
+    EXPECT_TRUE(t["correct"].get<bool>()) << t.dump();
+    EXPECT_EQ(t["agent"], "baseline");
+    EXPECT_EQ(t["heldout"]["quadrant"], "both pass");
+  }
+  EXPECT_NE(r.out.find("figure"), std::string::npos) << r.out;
+}
+
 TEST_F(E2E, SigkillMidRunThenResumeLosesAndRepeatsNothing) {
   fs::path out = dir / "killed";
   std::string args = "eval " + (kCases / "vadd" / "vadd.kta").string() +

@@ -130,6 +130,41 @@ std::string trampoline(const CompileRequest& r) {
          "  return ::kta_rt::Entry<&" + r.entry + ">::launch(args, grid, block, shared);\n}\n";
 }
 
+
+// A precompiled device-model header for one set of flags, built once into the cache: it takes
+// parsing <hip/hip_runtime.h> and the C++ headers under it out of every compile (about 0.5 s of
+// a 1.2 s compile here). GCC only: it checks that the flags match and ignores the file
+// otherwise. Returns the header to -include, or empty (no precompiled header).
+std::string precompiled_header(const std::string& cxx, const std::vector<std::string>& flags, const fs::path& dir,
+                               double timeout_s) {
+  const std::string& id = toolchain_identity(cxx);
+  if (id.find("Free Software Foundation") == std::string::npos || id.find("clang") != std::string::npos) return {};
+  std::string key = cxx + "\n" + toolchain_identity(cxx) + "\n" + model_identity();
+  for (const std::string& f : flags) key += f + "\n";
+  const fs::path pch_dir = dir / ("pch-" + content_hash(key));
+  const fs::path header = pch_dir / "kta_pch.h";
+  std::error_code ec;
+  if (fs::exists(fs::path(header.string() + ".gch"), ec)) return header.string();
+  std::random_device rd;
+  const fs::path tmp = dir / ("tmp-pch-" + std::to_string(getpid()) + "-" + std::to_string(rd()));
+  fs::create_directories(tmp, ec);
+  {
+    std::ofstream h(tmp / "kta_pch.h");
+    h << "#include <hip/hip_runtime.h>\n";
+  }
+  std::vector<std::string> argv = {cxx};
+  for (const std::string& f : flags) {
+    if (f != "-shared" && f != "-x" && f != "c++") argv.push_back(f);
+  }
+  for (std::string a : {"-I" + runtime_include_dir(), std::string("-x"), std::string("c++-header"),
+                        (tmp / "kta_pch.h").string(), std::string("-o"), (tmp / "kta_pch.h.gch").string()})
+    argv.push_back(a);
+  ProcessResult r = run_process(argv, timeout_s);
+  if (r.exit_code == 0) fs::rename(tmp, pch_dir, ec);  // another process may have won the race
+  fs::remove_all(tmp, ec);
+  return fs::exists(fs::path(header.string() + ".gch"), ec) ? header.string() : std::string();
+}
+
 }  // namespace
 
 std::string content_hash(const std::string& data) {
@@ -236,10 +271,12 @@ BuildResult build_module(const CompileRequest& req, const DeviceOptions& opts) {
       return out;
     }
   }
+  // Sanitized builds are rare and differ in flags: they parse the header themselves.
+  const std::string pch = req.options.sanitize ? std::string() : precompiled_header(cxx, flags, dir, opts.compile_timeout_s);
   std::vector<std::string> argv = {cxx};
   argv.insert(argv.end(), flags.begin(), flags.end());
   const std::string src_dir = req.source.parent_path().empty() ? std::string(".") : req.source.parent_path().string();
-  const std::vector<std::string> tail = {"-I" + inc, "-iquote", src_dir, "-include", "hip/hip_runtime.h",
+  const std::vector<std::string> tail = {"-I" + inc, "-iquote", src_dir, "-include", pch.empty() ? "hip/hip_runtime.h" : pch,
                                          tu_path.string(), "-x", "none", "-o", so_path.string(), runtime_library_path(),
                                          "-Wl,-rpath," + fs::path(runtime_library_path()).parent_path().string()};
   argv.insert(argv.end(), tail.begin(), tail.end());
