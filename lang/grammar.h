@@ -49,6 +49,20 @@ struct string_lit : sor<text_block, plain_string> {};
 struct bool_lit : sor<kw<string<'t', 'r', 'u', 'e'>>, kw<string<'f', 'a', 'l', 's', 'e'>>> {};
 
 // ---- expressions ----
+// Blanks around a binary operator: a line break only inside brackets and calls, where the parse
+// state's `depth` is positive (without a state, as in grammar tests, line breaks are allowed).
+struct op_ws {
+  using rule_t = op_ws;
+  using subs_t = empty_list;
+  template <apply_mode A, rewind_mode M, template <typename...> class Action,
+            template <typename...> class Control, typename ParseInput, typename... States>
+  static bool match(ParseInput& in, States&&... st) {
+    if constexpr (sizeof...(States) == 1) {
+      if (((st.depth == 0) && ...)) return Control<sp>::template match<A, M, Action, Control>(in, st...);
+    }
+    return Control<ws>::template match<A, M, Action, Control>(in, st...);
+  }
+};
 struct expr;
 struct close_paren : one<')'> {};
 struct close_bracket : one<']'> {};
@@ -68,24 +82,24 @@ struct name_ref : qname {};
 struct primary : sor<number, string_lit, bool_lit, paren_expr, list_expr, call_expr, name_ref> {};
 struct unary;
 struct unary_op : seq<one<'-', '!'>, not_at<one<'='>>> {};
-struct prefixed : seq<unary_op, ws, must<unary>> {};
+struct prefixed : seq<unary_op, sp, must<unary>> {};
 struct unary : sor<prefixed, primary> {};
 struct mul_op : sor<one<'*'>, one<'/'>, one<'%'>> {};
-struct mul_tail : seq<mul_op, ws, must<unary>> {};
-struct mul_expr : seq<unary, star<ws, mul_tail>> {};
+struct mul_tail : seq<mul_op, op_ws, must<unary>> {};
+struct mul_expr : seq<unary, star<op_ws, mul_tail>> {};
 struct add_op : one<'+', '-'> {};
-struct add_tail : seq<add_op, ws, must<mul_expr>> {};
-struct add_expr : seq<mul_expr, star<ws, add_tail>> {};
+struct add_tail : seq<add_op, op_ws, must<mul_expr>> {};
+struct add_expr : seq<mul_expr, star<op_ws, add_tail>> {};
 struct shift_op : sor<string<'<', '<'>, string<'>', '>'>> {};
-struct shift_tail : seq<shift_op, ws, must<add_expr>> {};
-struct shift_expr : seq<add_expr, star<ws, shift_tail>> {};
+struct shift_tail : seq<shift_op, op_ws, must<add_expr>> {};
+struct shift_expr : seq<add_expr, star<op_ws, shift_tail>> {};
 struct cmp_op : sor<string<'<', '='>, string<'>', '='>, string<'=', '='>, string<'!', '='>, seq<one<'<', '>'>, not_at<one<'<', '>'>>>> {};
-struct cmp_tail : seq<cmp_op, ws, must<shift_expr>> {};
-struct cmp_expr : seq<shift_expr, star<ws, cmp_tail>> {};
-struct and_tail : seq<string<'&', '&'>, ws, must<cmp_expr>> {};
-struct and_expr : seq<cmp_expr, star<ws, and_tail>> {};
-struct or_tail : seq<string<'|', '|'>, ws, must<and_expr>> {};
-struct expr : seq<and_expr, star<ws, or_tail>> {};
+struct cmp_tail : seq<cmp_op, op_ws, must<shift_expr>> {};
+struct cmp_expr : seq<shift_expr, star<op_ws, cmp_tail>> {};
+struct and_tail : seq<string<'&', '&'>, op_ws, must<cmp_expr>> {};
+struct and_expr : seq<cmp_expr, star<op_ws, and_tail>> {};
+struct or_tail : seq<string<'|', '|'>, op_ws, must<and_expr>> {};
+struct expr : seq<and_expr, star<op_ws, or_tail>> {};
 
 // ---- settings ----
 struct open_brace : one<'{'> {};

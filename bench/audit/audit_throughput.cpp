@@ -1,6 +1,8 @@
-// Audit throughput: `kta audit` over 200 kernel files against clang-tidy-16 running one trivial
-// check (misc-unused-parameters) on the same files with the same HIP parse settings, in one run,
-// both spread over the same number of parallel workers. Prints files/s and the ratio.
+// Audit throughput: kta's audit (analyzers/audit.h, the code path of `kta audit`: one forked
+// child per file, `--jobs` at a time, all seven checks) over 200 kernel files against
+// clang-tidy-16 running one trivial check (misc-unused-parameters) on the same files with the
+// same HIP parse settings, in one run, both over the same number of parallel workers.
+// Prints files/s and the ratio.
 //
 //   audit_throughput [--files 200] [--jobs 2] [--repeat 3] [--workdir DIR]
 #include <sys/wait.h>
@@ -15,11 +17,9 @@
 #include <string>
 #include <vector>
 
+#include "analyzers/audit.h"
 #include "analyzers/hip_shim.h"
 
-#ifndef KTA_BINARY
-#error "KTA_BINARY must name the kta executable"
-#endif
 
 namespace fs = std::filesystem;
 
@@ -97,10 +97,23 @@ int main(int argc, char** argv) {
     std::ofstream(work / "shim" / rel) << body;
   }
 
-  std::string list;
-  for (const std::string& p : paths) list += " " + quote(p);
-  std::string kta_cmd = std::string(quote(KTA_BINARY)) + " audit --all --shape N=4096|1048576,M=128|512,K=64 -j " +
-                        std::to_string(jobs) + list + " > " + quote((work / "kta.out").string()) + " 2>&1";
+  kta::analyzers::AuditOptions options;
+  options.shapes = {{"N", {4096, 1048576}}, {"M", {128, 512}}, {"K", {64}}};
+  options.all = true;
+  options.jobs = static_cast<unsigned>(jobs);
+  std::vector<fs::path> inputs(paths.begin(), paths.end());
+  size_t findings = 0, failures = 0;
+  auto run_kta = [&] {
+    auto start = std::chrono::steady_clock::now();
+    auto audits = kta::analyzers::audit_files(inputs, options);
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    findings = failures = 0;
+    for (const auto& a : audits) {
+      findings += a.findings.size();
+      failures += a.parse_errors.size() + !a.failure.empty();
+    }
+    return s;
+  };
 
   // clang-tidy: `jobs` processes at once, each over its share of the files (what run-clang-tidy does).
   std::string tidy_args = " --quiet --checks=-*,misc-unused-parameters";
@@ -118,12 +131,13 @@ int main(int argc, char** argv) {
 
   std::vector<double> kta_s, tidy_s;
   for (int r = 0; r < repeat; ++r) {  // interleaved, so both see the same machine load
-    kta_s.push_back(run_seconds(kta_cmd));
+    kta_s.push_back(run_kta());
     tidy_s.push_back(run_seconds(tidy_cmd));
   }
   double k = median(kta_s), t = median(tidy_s);
   std::printf("files: %d, parallel workers: %d, repeats: %d (median)\n", files, jobs, repeat);
-  std::printf("kta audit (7 checks)                      : %7.2f s  %7.1f files/s\n", k, files / k);
+  std::printf("kta audit (7 checks)                      : %7.2f s  %7.1f files/s  (%zu findings, %zu errors)\n",
+              k, files / k, findings, failures);
   std::printf("clang-tidy-16 (misc-unused-parameters)    : %7.2f s  %7.1f files/s\n", t, files / t);
   std::printf("kta audit / clang-tidy throughput ratio   : %7.2fx\n", t / k);
   return 0;

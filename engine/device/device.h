@@ -48,8 +48,8 @@ struct KernelArg {
 };
 
 struct CompileOptions {
-  bool sanitize = false;          // AddressSanitizer on the compiled kernel (cpu device)
-  int warp_size = 0;              // 0: the device's default
+  bool sanitize = false;  // AddressSanitizer on the compiled kernel (cpu device)
+  int warp_size = 0;      // 0: the device's default
   std::vector<std::string> defines;
   std::vector<std::string> extra_flags;
 };
@@ -80,8 +80,8 @@ struct CompileResult {
 // Outcome of a launch. A failed launch is an outcome, not an exception.
 struct LaunchResult {
   bool ok = true;
-  std::string error;  // "invalid geometry: ...", "barrier deadlock in block (3,0,0)", ...
-  std::string output;        // what device printf wrote during the launch/call
+  std::string error;   // "invalid geometry: ...", "barrier deadlock in block (3,0,0)", ...
+  std::string output;  // what device printf wrote during the launch/call
   // The device process was replaced (crash, timeout): modules stay usable (they are reloaded),
   // and buffer contents are whatever the failed launch left in them.
   bool device_restarted = false;
@@ -114,10 +114,10 @@ struct TimedResult {
 };
 
 struct DeviceInfo {
-  std::string name;           // "cpu (16 threads)", "NVIDIA H200"
-  std::string kind;           // "cpu" | "hip"
+  std::string name;  // "cpu (16 threads)", "NVIDIA H200"
+  std::string kind;  // "cpu" | "hip"
   int warp_size = 64;
-  size_t l2_bytes = 0;        // 0: no cache to flush
+  size_t l2_bytes = 0;  // 0: no cache to flush
   size_t shared_mem_per_block = 64 * 1024;
   int max_threads_per_block = 1024;
   double peak_bandwidth = 0;  // bytes/s, measured; 0 when unknown
@@ -156,17 +156,18 @@ class Device {
 
 // Settings of a device, with defaults that suit `kta eval` on the cpu device.
 struct DeviceOptions {
-  unsigned threads = 0;                  // cpu: OS threads that run blocks; 0: all cores
-  int warp_size = 64;                    // cpu: 64 as on AMD, or 32
-  size_t shared_mem_limit = 64 * 1024;   // bytes per block, static + dynamic
+  unsigned threads = 0;                 // cpu: OS threads that run blocks; 0: all cores
+  int warp_size = 64;                   // cpu: 64 as on AMD, or 32
+  size_t shared_mem_limit = 64 * 1024;  // bytes per block, static + dynamic
   int max_threads_per_block = 1024;
-  std::filesystem::path cache_dir;       // empty: $KTA_CACHE_DIR, $XDG_CACHE_HOME/kta, ~/.cache/kta
-  std::string compiler;                  // cpu: host C++ compiler; empty: $KTA_CXX, else the build's
-  double launch_timeout_s = 10;          // isolated: wall time of one launch/call before the kill
-  double compile_timeout_s = 120;        // wall time of one compile
-  size_t memory_limit = size_t(8) << 30; // isolated: address-space limit of the worker (off under ASan)
-  std::filesystem::path worker;          // isolated: the kta-worker binary; empty: found
-  size_t fiber_stack_bytes = 128 * 1024; // cpu: stack of each GPU thread of a synchronizing kernel
+  std::filesystem::path cache_dir;  // empty: $KTA_CACHE_DIR, $XDG_CACHE_HOME/kta, ~/.cache/kta
+  std::string compiler;             // cpu: host C++ compiler; empty: $KTA_CXX, else the build's
+  double launch_timeout_s = 10;     // isolated: wall time of one launch/call before the kill
+  double compile_timeout_s = 120;   // wall time of one compile
+  size_t memory_limit =
+      size_t(8) << 30;           // isolated: address-space limit of the worker (off under ASan)
+  std::filesystem::path worker;  // isolated: the kta-worker binary; empty: found
+  size_t fiber_stack_bytes = 128 * 1024;  // cpu: stack of each GPU thread of a synchronizing kernel
 };
 
 // "cpu", "hip" or "auto" (a GPU when one is present, else cpu). Returns the concrete kind and,
@@ -176,6 +177,7 @@ std::string resolve_device_spec(const std::string& spec, std::string* why = null
 std::unique_ptr<Device> make_device(const std::string& spec, const DeviceOptions& options = {});
 // A device in a child worker process: candidate code runs there, crashes and hangs come back as
 // failed results. This is what the engine uses.
-std::unique_ptr<Device> make_isolated_device(const std::string& spec, const DeviceOptions& options = {});
+std::unique_ptr<Device> make_isolated_device(const std::string& spec,
+                                             const DeviceOptions& options = {});
 
 }  // namespace kta::engine

@@ -36,7 +36,8 @@ static std::string concrete(const std::string& spec) {
   std::string why;
   std::string kind = resolve_device_spec(spec, &why);
   if (!why.empty()) std::fprintf(stderr, "kta: %s\n", why.c_str());
-  if (kind == "hip") throw std::invalid_argument("the hip device is not available in this build; use --device cpu");
+  if (kind == "hip")
+    throw std::invalid_argument("the hip device is not available in this build; use --device cpu");
   return kind;
 }
 
@@ -45,7 +46,8 @@ std::unique_ptr<Device> make_device(const std::string& spec, const DeviceOptions
   return std::make_unique<cpu::CpuDevice>(options);
 }
 
-std::unique_ptr<Device> make_isolated_device(const std::string& spec, const DeviceOptions& options) {
+std::unique_ptr<Device> make_isolated_device(const std::string& spec,
+                                             const DeviceOptions& options) {
   concrete(spec);
   return std::make_unique<worker::RemoteDevice>(options);
 }

@@ -91,7 +91,7 @@ const Impl* JobRunner::impl(const std::string& role, std::string* error) {
       b = b == std::string::npos ? 0 : b + 1;
       std::string line = res.log.substr(b, res.log.find('\n', at) - b);
       if (line.size() > 300) line = line.substr(0, 300) + "...";
-      if (line.find(*error) == std::string::npos) *error += ": " + line;
+      if (error->find(line) == std::string::npos) *error += ": " + line;
     }
     return nullptr;
   }

@@ -16,7 +16,8 @@ std::string summarize_asan_report(const std::string& text) {
   if (std::regex_search(report, m, std::regex(R"((READ|WRITE) of size (\d+))"))) {
     access = m[1] == "READ" ? "read" : "write";
     size = m[2];
-  } else if (std::regex_search(report, m, std::regex(R"(caused by a (READ|WRITE) memory access)"))) {
+  } else if (std::regex_search(report, m,
+                               std::regex(R"(caused by a (READ|WRITE) memory access)"))) {
     access = m[1] == "READ" ? "read" : "write";
   }
   // The first stack frame in user code: skip kta's runtime and headers and system libraries.
@@ -27,15 +28,18 @@ std::string summarize_asan_report(const std::string& text) {
   while (std::getline(lines, line)) {
     if (!std::regex_match(line, m, frame)) continue;
     std::string file = m[1], ln = m[2];
-    if (file.find("/engine/runtime/") != std::string::npos || file.find("/usr/include/") != std::string::npos ||
-        file.find("<kta trampoline>") != std::string::npos || file.find("libsanitizer") != std::string::npos)
+    if (file.find("/engine/runtime/") != std::string::npos ||
+        file.find("/usr/include/") != std::string::npos ||
+        file.find("<kta trampoline>") != std::string::npos ||
+        file.find("libsanitizer") != std::string::npos)
       continue;
     size_t slash = file.rfind('/');
     where = (slash == std::string::npos ? file : file.substr(slash + 1)) + ":" + ln;
     break;
   }
   std::string what;
-  if (kind.find("overflow") != std::string::npos || kind == "use-after-poison" || kind == "unknown-crash") {
+  if (kind.find("overflow") != std::string::npos || kind == "use-after-poison" ||
+      kind == "unknown-crash") {
     what = "out-of-bounds " + (access.empty() ? std::string("access") : access);
   } else if (kind == "SEGV") {
     what = "invalid memory " + (access.empty() ? std::string("access") : access);

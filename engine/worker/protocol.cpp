@@ -11,13 +11,16 @@ namespace kta::engine::worker {
 namespace {
 
 json dim_json(const Dim3& d) { return json::array({d.x, d.y, d.z}); }
-Dim3 dim_from(const json& j) { return Dim3{j.at(0).get<uint32_t>(), j.at(1).get<uint32_t>(), j.at(2).get<uint32_t>()}; }
+Dim3 dim_from(const json& j) {
+  return Dim3{j.at(0).get<uint32_t>(), j.at(1).get<uint32_t>(), j.at(2).get<uint32_t>()};
+}
 
 }  // namespace
 
 std::string clip(const std::string& text) {
   if (text.size() <= kMaxTextBytes) return text;
-  return text.substr(0, kMaxTextBytes) + "\n[... " + std::to_string(text.size() - kMaxTextBytes) + " more bytes]\n";
+  return text.substr(0, kMaxTextBytes) + "\n[... " + std::to_string(text.size() - kMaxTextBytes) +
+         " more bytes]\n";
 }
 
 json to_json(const DeviceOptions& o) {
@@ -46,14 +49,10 @@ DeviceOptions options_from_json(const json& j) {
 }
 
 json to_json(const CompileRequest& r) {
-  return {{"source", r.source.string()},
-          {"entry", r.entry},
-          {"launcher", r.launcher},
-          {"signature", to_json(r.signature)},
-          {"sanitize", r.options.sanitize},
-          {"warp_size", r.options.warp_size},
-          {"defines", r.options.defines},
-          {"extra_flags", r.options.extra_flags}};
+  return {{"source", r.source.string()},    {"entry", r.entry},
+          {"launcher", r.launcher},         {"signature", to_json(r.signature)},
+          {"sanitize", r.options.sanitize}, {"warp_size", r.options.warp_size},
+          {"defines", r.options.defines},   {"extra_flags", r.options.extra_flags}};
 }
 CompileRequest compile_request_from_json(const json& j) {
   CompileRequest r;
@@ -86,8 +85,11 @@ CompileResult compile_result_from_json(const json& j) {
 json to_json(const std::vector<KernelArg>& args) {
   json a = json::array();
   for (const KernelArg& k : args) {
-    a.push_back({{"type", int(k.type)}, {"pointee", k.pointee}, {"buffer", k.buffer.id},
-                 {"bytes", k.buffer.bytes}, {"bits", k.scalar.u}});
+    a.push_back({{"type", int(k.type)},
+                 {"pointee", k.pointee},
+                 {"buffer", k.buffer.id},
+                 {"bytes", k.buffer.bytes},
+                 {"bits", k.scalar.u}});
   }
   return a;
 }
@@ -120,18 +122,23 @@ LaunchConfig launch_config_from_json(const json& j) {
 json to_json(const LauncherArgs& a) {
   json t = json::array(), p = json::array();
   for (const TensorArg& x : a.tensors) {
-    t.push_back({{"name", x.name}, {"buffer", x.buffer.id}, {"bytes", x.buffer.bytes}, {"dtype", x.dtype},
+    t.push_back({{"name", x.name},
+                 {"buffer", x.buffer.id},
+                 {"bytes", x.buffer.bytes},
+                 {"dtype", x.dtype},
                  {"shape", x.shape}});
   }
-  for (const ParamArg& x : a.params) p.push_back({{"name", x.name}, {"is_float", x.is_float}, {"i", x.i}, {"f", x.f}});
+  for (const ParamArg& x : a.params)
+    p.push_back({{"name", x.name}, {"is_float", x.is_float}, {"i", x.i}, {"f", x.f}});
   return {{"tensors", t}, {"params", p}};
 }
 LauncherArgs launcher_args_from_json(const json& j) {
   LauncherArgs a;
   for (const json& x : j.at("tensors")) {
-    a.tensors.push_back(TensorArg{x.at("name").get<std::string>(),
-                                  Buffer{x.at("buffer").get<uint64_t>(), x.at("bytes").get<size_t>()},
-                                  x.at("dtype").get<int32_t>(), x.at("shape").get<std::vector<int64_t>>()});
+    a.tensors.push_back(
+        TensorArg{x.at("name").get<std::string>(),
+                  Buffer{x.at("buffer").get<uint64_t>(), x.at("bytes").get<size_t>()},
+                  x.at("dtype").get<int32_t>(), x.at("shape").get<std::vector<int64_t>>()});
   }
   for (const json& x : j.at("params")) {
     a.params.push_back(ParamArg{x.at("name").get<std::string>(), x.at("is_float").get<bool>(),
@@ -141,7 +148,10 @@ LauncherArgs launcher_args_from_json(const json& j) {
 }
 
 json to_json(const LaunchResult& r) {
-  return {{"ok", r.ok}, {"error", clip(r.error)}, {"output", clip(r.output)}, {"device_restarted", r.device_restarted}};
+  return {{"ok", r.ok},
+          {"error", clip(r.error)},
+          {"output", clip(r.output)},
+          {"device_restarted", r.device_restarted}};
 }
 LaunchResult launch_result_from_json(const json& j) {
   LaunchResult r;
@@ -175,7 +185,8 @@ DeviceInfo device_info_from_json(const json& j) {
 
 bool send_message(int socket, const json& message, int fd) {
   std::string text = message.dump(-1, ' ', false, json::error_handler_t::replace);
-  if (text.size() > kMaxMessageBytes) text = json{{"ok", false}, {"error", "reply too large"}}.dump();
+  if (text.size() > kMaxMessageBytes)
+    text = json{{"ok", false}, {"error", "reply too large"}}.dump();
   iovec iov{text.data(), text.size()};
   msghdr msg{};
   msg.msg_iov = &iov;
@@ -214,7 +225,8 @@ std::optional<json> receive_message(int socket, int* fd) {
   if (fd != nullptr) {
     *fd = -1;
     for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
-      if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) std::memcpy(fd, CMSG_DATA(c), sizeof(int));
+      if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+        std::memcpy(fd, CMSG_DATA(c), sizeof(int));
     }
   }
   json j = json::parse(buf.data(), buf.data() + n, nullptr, false);

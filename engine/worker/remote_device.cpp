@@ -35,15 +35,24 @@ namespace {
 
 std::string signal_name(int sig) {
   switch (sig) {
-    case SIGSEGV: return "SIGSEGV";
-    case SIGABRT: return "SIGABRT";
-    case SIGBUS: return "SIGBUS";
-    case SIGFPE: return "SIGFPE";
-    case SIGILL: return "SIGILL";
-    case SIGKILL: return "SIGKILL";
-    case SIGTERM: return "SIGTERM";
-    case SIGTRAP: return "SIGTRAP";
-    default: return sigabbrev_np(sig) != nullptr ? std::string("SIG") + sigabbrev_np(sig) : "unknown";
+    case SIGSEGV:
+      return "SIGSEGV";
+    case SIGABRT:
+      return "SIGABRT";
+    case SIGBUS:
+      return "SIGBUS";
+    case SIGFPE:
+      return "SIGFPE";
+    case SIGILL:
+      return "SIGILL";
+    case SIGKILL:
+      return "SIGKILL";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGTRAP:
+      return "SIGTRAP";
+    default:
+      return sigabbrev_np(sig) != nullptr ? std::string("SIG") + sigabbrev_np(sig) : "unknown";
   }
 }
 
@@ -61,9 +70,11 @@ std::string gib(size_t bytes) {
 
 // The AddressSanitizer runtime that matches the host compiler, to preload into the worker.
 std::string asan_runtime(const DeviceOptions& o) {
-  cpu::ProcessResult r = cpu::run_process({cpu::host_compiler(o), "-print-file-name=libasan.so"}, 30);
+  cpu::ProcessResult r =
+      cpu::run_process({cpu::host_compiler(o), "-print-file-name=libasan.so"}, 30);
   std::string path = r.output.substr(0, r.output.find('\n'));
-  if (r.exit_code != 0 || path.empty() || path.find('/') == std::string::npos || !fs::exists(path)) return {};
+  if (r.exit_code != 0 || path.empty() || path.find('/') == std::string::npos || !fs::exists(path))
+    return {};
   return path;
 }
 
@@ -74,7 +85,8 @@ std::string find_worker(const DeviceOptions& o) {
   if (const char* w = std::getenv("KTA_WORKER"); w != nullptr && *w != 0) return w;
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec && fs::exists(self.parent_path() / "kta-worker", ec)) return (self.parent_path() / "kta-worker").string();
+  if (!ec && fs::exists(self.parent_path() / "kta-worker", ec))
+    return (self.parent_path() / "kta-worker").string();
   return KTA_DEFAULT_WORKER;
 }
 
@@ -92,7 +104,8 @@ RemoteDevice::~RemoteDevice() {
 void RemoteDevice::start(bool asan) {
   int sv[2];
   if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
-    throw std::runtime_error(std::string("cannot create the worker socket: ") + std::strerror(errno));
+    throw std::runtime_error(std::string("cannot create the worker socket: ") +
+                             std::strerror(errno));
   if (log_fd_ < 0) {
     log_fd_ = memfd_create("kta-worker-log", MFD_CLOEXEC);
     if (log_fd_ >= 0) fcntl(log_fd_, F_SETFL, O_APPEND);
@@ -100,19 +113,22 @@ void RemoteDevice::start(bool asan) {
   if (log_fd_ >= 0) ftruncate(log_fd_, 0);
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e) {
-    if (std::strncmp(*e, "LD_PRELOAD=", 11) != 0 && std::strncmp(*e, "ASAN_OPTIONS=", 13) != 0) env.push_back(*e);
+    if (std::strncmp(*e, "LD_PRELOAD=", 11) != 0 && std::strncmp(*e, "ASAN_OPTIONS=", 13) != 0)
+      env.push_back(*e);
   }
   if (asan) {
     std::string rt = asan_runtime(options_);
     if (rt.empty()) {
       close(sv[0]);
       close(sv[1]);
-      throw std::runtime_error("AddressSanitizer runtime (libasan.so) not found for " + cpu::host_compiler(options_));
+      throw std::runtime_error("AddressSanitizer runtime (libasan.so) not found for " +
+                               cpu::host_compiler(options_));
     }
     env.push_back("LD_PRELOAD=" + rt);
     // Fibers switch stacks: no use-after-return tracking; one report, then exit.
-    env.push_back("ASAN_OPTIONS=detect_leaks=0:detect_stack_use_after_return=0:halt_on_error=1:"
-                  "allocator_may_return_null=1:print_summary=1:symbolize=1");
+    env.push_back(
+        "ASAN_OPTIONS=detect_leaks=0:detect_stack_use_after_return=0:halt_on_error=1:"
+        "allocator_may_return_null=1:print_summary=1:symbolize=1");
   }
   std::vector<char*> envp;
   for (std::string& e : env) envp.push_back(e.data());
@@ -152,7 +168,8 @@ void RemoteDevice::start(bool asan) {
     auto r = request({{"op", "map"}, {"id", id}, {"bytes", s.bytes}}, 30, &failure, s.fd);
     if (!r || !r->value("ok", false)) {
       stop();
-      throw std::runtime_error("the worker cannot map buffer memory: " + (r ? r->value("error", "") : failure));
+      throw std::runtime_error("the worker cannot map buffer memory: " +
+                               (r ? r->value("error", "") : failure));
     }
   }
 }
@@ -197,11 +214,13 @@ std::string RemoteDevice::why_worker_ended(int status) {
   std::string tail = log_tail();
   std::string asan = summarize_asan_report(tail);
   if (!asan.empty()) return asan;
-  if (tail.find("std::bad_alloc") != std::string::npos || tail.find("out of memory") != std::string::npos)
+  if (tail.find("std::bad_alloc") != std::string::npos ||
+      tail.find("out of memory") != std::string::npos)
     return "out of memory (limit " + gib(options_.memory_limit) + ")";
   std::string why;
   if (WIFSIGNALED(status)) {
-    why = "worker killed by signal " + std::to_string(WTERMSIG(status)) + " (" + signal_name(WTERMSIG(status)) + ")";
+    why = "worker killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
+          signal_name(WTERMSIG(status)) + ")";
   } else if (WIFEXITED(status)) {
     why = "worker exited with status " + std::to_string(WEXITSTATUS(status));
   } else {
@@ -211,14 +230,16 @@ std::string RemoteDevice::why_worker_ended(int status) {
   size_t end = tail.find_last_not_of("\n ");
   if (end != std::string::npos) {
     size_t begin = tail.rfind('\n', end);
-    std::string last = tail.substr(begin == std::string::npos ? 0 : begin + 1, end + 1 - (begin == std::string::npos ? 0 : begin + 1));
+    std::string last = tail.substr(begin == std::string::npos ? 0 : begin + 1,
+                                   end + 1 - (begin == std::string::npos ? 0 : begin + 1));
     if (last.size() > 300) last = last.substr(0, 300) + "...";
     why += ": " + last;
   }
   return why;
 }
 
-std::optional<nlohmann::json> RemoteDevice::request(const json& q, double timeout_s, std::string* failure, int fd) {
+std::optional<nlohmann::json> RemoteDevice::request(const json& q, double timeout_s,
+                                                    std::string* failure, int fd) {
   if (log_fd_ >= 0 && q.value("op", "") != "map") ftruncate(log_fd_, 0);
   auto dead = [&](const std::string& why) -> std::optional<json> {
     *failure = why;
@@ -234,7 +255,8 @@ std::optional<nlohmann::json> RemoteDevice::request(const json& q, double timeou
   }
   auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       kill(pid_, SIGKILL);
       while (waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
@@ -314,8 +336,12 @@ const RemoteDevice::Shared& RemoteDevice::shared(Buffer b, size_t bytes) const {
   return it->second;
 }
 
-void RemoteDevice::upload(Buffer dst, const void* src, size_t bytes) { std::memcpy(shared(dst, bytes).data, src, bytes); }
-void RemoteDevice::download(void* dst, Buffer src, size_t bytes) { std::memcpy(dst, shared(src, bytes).data, bytes); }
+void RemoteDevice::upload(Buffer dst, const void* src, size_t bytes) {
+  std::memcpy(shared(dst, bytes).data, src, bytes);
+}
+void RemoteDevice::download(void* dst, Buffer src, size_t bytes) {
+  std::memcpy(dst, shared(src, bytes).data, bytes);
+}
 void RemoteDevice::fill(Buffer dst, uint8_t byte) {
   const Shared& s = shared(dst, 0);
   std::memset(s.data, byte, s.bytes);
@@ -332,7 +358,8 @@ CompileResult RemoteDevice::compile(const CompileRequest& request_in) {
     return out;
   }
   std::string failure;
-  auto r = request({{"op", "compile"}, {"request", to_json(req)}}, options_.compile_timeout_s + 10, &failure);
+  auto r = request({{"op", "compile"}, {"request", to_json(req)}}, options_.compile_timeout_s + 10,
+                   &failure);
   if (!r) {
     out.error = "worker failed while compiling: " + failure;
     return out;
@@ -351,7 +378,8 @@ std::string RemoteDevice::load(ModuleRecord& m, uint64_t* remote) {
   if (!err.empty()) return err;
   if (m.generation != generation_) {
     std::string failure;
-    auto r = request({{"op", "compile"}, {"request", to_json(m.request)}}, options_.compile_timeout_s + 10, &failure);
+    auto r = request({{"op", "compile"}, {"request", to_json(m.request)}},
+                     options_.compile_timeout_s + 10, &failure);
     if (!r) return "worker failed while reloading the module: " + failure;
     CompileResult c = compile_result_from_json(*r);
     if (!c.ok) return "cannot reload the module: " + c.error;
@@ -370,15 +398,17 @@ LaunchResult RemoteDevice::lost(const std::string& why) {
   return r;
 }
 
-LaunchResult RemoteDevice::launch(uint64_t module, const std::vector<KernelArg>& args, const LaunchConfig& config) {
+LaunchResult RemoteDevice::launch(uint64_t module, const std::vector<KernelArg>& args,
+                                  const LaunchConfig& config) {
   auto it = modules_.find(module);
   if (it == modules_.end()) return lost("unknown module " + std::to_string(module));
   uint64_t remote = 0;
   std::string err = load(it->second, &remote);
   if (!err.empty()) return lost(err);
   std::string failure;
-  auto r = request({{"op", "launch"}, {"module", remote}, {"args", to_json(args)}, {"config", to_json(config)}},
-                   options_.launch_timeout_s, &failure);
+  auto r = request(
+      {{"op", "launch"}, {"module", remote}, {"args", to_json(args)}, {"config", to_json(config)}},
+      options_.launch_timeout_s, &failure);
   if (!r) return lost(failure);
   return launch_result_from_json(*r);
 }
@@ -390,13 +420,14 @@ LaunchResult RemoteDevice::call(uint64_t module, const LauncherArgs& args) {
   std::string err = load(it->second, &remote);
   if (!err.empty()) return lost(err);
   std::string failure;
-  auto r = request({{"op", "call"}, {"module", remote}, {"args", to_json(args)}}, options_.launch_timeout_s, &failure);
+  auto r = request({{"op", "call"}, {"module", remote}, {"args", to_json(args)}},
+                   options_.launch_timeout_s, &failure);
   if (!r) return lost(failure);
   return launch_result_from_json(*r);
 }
 
-TimedResult RemoteDevice::timed_launch(uint64_t module, const std::vector<KernelArg>& args, const LaunchConfig& config,
-                                       bool flush, int repeat) {
+TimedResult RemoteDevice::timed_launch(uint64_t module, const std::vector<KernelArg>& args,
+                                       const LaunchConfig& config, bool flush, int repeat) {
   TimedResult t;
   auto it = modules_.find(module);
   if (it == modules_.end()) {
@@ -410,8 +441,12 @@ TimedResult RemoteDevice::timed_launch(uint64_t module, const std::vector<Kernel
     return t;
   }
   std::string failure;
-  auto r = request({{"op", "timed_launch"}, {"module", remote}, {"args", to_json(args)}, {"config", to_json(config)},
-                    {"flush", flush}, {"repeat", repeat}},
+  auto r = request({{"op", "timed_launch"},
+                    {"module", remote},
+                    {"args", to_json(args)},
+                    {"config", to_json(config)},
+                    {"flush", flush},
+                    {"repeat", repeat}},
                    options_.launch_timeout_s * std::max(1, repeat) + 5, &failure);
   if (!r) {
     t.status = lost(failure);
@@ -422,7 +457,8 @@ TimedResult RemoteDevice::timed_launch(uint64_t module, const std::vector<Kernel
   return t;
 }
 
-TimedResult RemoteDevice::timed_call(uint64_t module, const LauncherArgs& args, bool flush, int repeat) {
+TimedResult RemoteDevice::timed_call(uint64_t module, const LauncherArgs& args, bool flush,
+                                     int repeat) {
   TimedResult t;
   auto it = modules_.find(module);
   if (it == modules_.end()) {
@@ -436,7 +472,10 @@ TimedResult RemoteDevice::timed_call(uint64_t module, const LauncherArgs& args, 
     return t;
   }
   std::string failure;
-  auto r = request({{"op", "timed_call"}, {"module", remote}, {"args", to_json(args)}, {"flush", flush},
+  auto r = request({{"op", "timed_call"},
+                    {"module", remote},
+                    {"args", to_json(args)},
+                    {"flush", flush},
                     {"repeat", repeat}},
                    options_.launch_timeout_s * std::max(1, repeat) + 5, &failure);
   if (!r) {

@@ -9,10 +9,9 @@
 #include <sys/types.h>
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "engine/device/device.h"
 
@@ -33,11 +32,13 @@ class RemoteDevice : public Device {
   void download(void* dst, Buffer src, size_t bytes) override;
   void fill(Buffer dst, uint8_t byte) override;
   CompileResult compile(const CompileRequest& request) override;
-  LaunchResult launch(uint64_t module, const std::vector<KernelArg>& args, const LaunchConfig& config) override;
+  LaunchResult launch(uint64_t module, const std::vector<KernelArg>& args,
+                      const LaunchConfig& config) override;
   LaunchResult call(uint64_t module, const LauncherArgs& args) override;
-  TimedResult timed_launch(uint64_t module, const std::vector<KernelArg>& args, const LaunchConfig& config,
-                           bool flush, int repeat) override;
-  TimedResult timed_call(uint64_t module, const LauncherArgs& args, bool flush, int repeat) override;
+  TimedResult timed_launch(uint64_t module, const std::vector<KernelArg>& args,
+                           const LaunchConfig& config, bool flush, int repeat) override;
+  TimedResult timed_call(uint64_t module, const LauncherArgs& args, bool flush,
+                         int repeat) override;
   void synchronize() override;
 
   // The worker's process id, -1 when none runs (tests use it to check restarts).

@@ -11,7 +11,9 @@
 
 int main(int argc, char** argv) {
   if (argc != 2 || std::strcmp(argv[1], "--serve") != 0) {
-    std::fprintf(stderr, "kta-worker: internal helper of kta; started by the engine as 'kta-worker --serve'\n");
+    std::fprintf(
+        stderr,
+        "kta-worker: internal helper of kta; started by the engine as 'kta-worker --serve'\n");
     return 2;
   }
   // Die with the engine: a worker outliving it would keep running candidate code.

@@ -49,7 +49,9 @@ class Server {
   }
 
  private:
-  std::string limit_text() const { return memory_limit_ != 0 ? " (limit " + gib(memory_limit_) + ")" : ""; }
+  std::string limit_text() const {
+    return memory_limit_ != 0 ? " (limit " + gib(memory_limit_) + ")" : "";
+  }
 
   static json failure(const std::string& op, const std::string& why) {
     if (op == "compile") {
@@ -60,13 +62,15 @@ class Server {
     LaunchResult r;
     r.ok = false;
     r.error = why;
-    if (op == "timed_launch" || op == "timed_call") return {{"status", to_json(r)}, {"seconds", 0.0}};
+    if (op == "timed_launch" || op == "timed_call")
+      return {{"status", to_json(r)}, {"seconds", 0.0}};
     return to_json(r);
   }
 
   // Out of memory inside candidate code surfaces as an error text; name the limit.
   LaunchResult with_limit(LaunchResult r) const {
-    if (!r.ok && r.error.rfind("out of memory", 0) == 0) r.error = "out of memory" + limit_text() + r.error.substr(13);
+    if (!r.ok && r.error.rfind("out of memory", 0) == 0)
+      r.error = "out of memory" + limit_text() + r.error.substr(13);
     return r;
   }
 
@@ -95,7 +99,8 @@ class Server {
       size_t length = std::max(page, (bytes + page - 1) / page * page);
       void* p = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
       close(fd);
-      if (p == MAP_FAILED) return {{"ok", false}, {"error", "cannot map buffer memory" + limit_text()}};
+      if (p == MAP_FAILED)
+        return {{"ok", false}, {"error", "cannot map buffer memory" + limit_text()}};
       uint64_t id = q.at("id").get<uint64_t>();
       mappings_[id] = Mapping{p, length};
       device().adopt(id, p, bytes);
@@ -112,23 +117,28 @@ class Server {
       }
       return {{"ok", true}};
     }
-    if (op == "compile") return to_json(device().compile(compile_request_from_json(q.at("request"))));
+    if (op == "compile")
+      return to_json(device().compile(compile_request_from_json(q.at("request"))));
     if (op == "launch") {
-      return to_json(with_limit(device().launch(q.at("module").get<uint64_t>(), kernel_args_from_json(q.at("args")),
+      return to_json(with_limit(device().launch(q.at("module").get<uint64_t>(),
+                                                kernel_args_from_json(q.at("args")),
                                                 launch_config_from_json(q.at("config")))));
     }
     if (op == "call") {
-      return to_json(with_limit(device().call(q.at("module").get<uint64_t>(), launcher_args_from_json(q.at("args")))));
+      return to_json(with_limit(
+          device().call(q.at("module").get<uint64_t>(), launcher_args_from_json(q.at("args")))));
     }
     if (op == "timed_launch") {
-      TimedResult t = device().timed_launch(q.at("module").get<uint64_t>(), kernel_args_from_json(q.at("args")),
-                                            launch_config_from_json(q.at("config")), q.at("flush").get<bool>(),
-                                            q.at("repeat").get<int>());
+      TimedResult t =
+          device().timed_launch(q.at("module").get<uint64_t>(), kernel_args_from_json(q.at("args")),
+                                launch_config_from_json(q.at("config")), q.at("flush").get<bool>(),
+                                q.at("repeat").get<int>());
       return {{"status", to_json(with_limit(t.status))}, {"seconds", t.seconds}};
     }
     if (op == "timed_call") {
-      TimedResult t = device().timed_call(q.at("module").get<uint64_t>(), launcher_args_from_json(q.at("args")),
-                                          q.at("flush").get<bool>(), q.at("repeat").get<int>());
+      TimedResult t =
+          device().timed_call(q.at("module").get<uint64_t>(), launcher_args_from_json(q.at("args")),
+                              q.at("flush").get<bool>(), q.at("repeat").get<int>());
       return {{"status", to_json(with_limit(t.status))}, {"seconds", t.seconds}};
     }
     if (op == "sync") return {{"ok", true}};

@@ -16,7 +16,9 @@ TEST_F(Errors, BarrierNotReachedByAllThreadsIsADeadlock) {
   uint64_t m = compile_kernel(dev, "deadlock.hip", "deadlock");
   auto r = dev.launch(m, {ptr(by, "float")}, geometry1(1, 64));
   ASSERT_FALSE(r.ok);
-  EXPECT_EQ(r.error, "barrier deadlock: 32 of 64 threads wait at __syncthreads, 32 exited without reaching it in block (0,0,0)");
+  EXPECT_EQ(r.error,
+            "barrier deadlock: 32 of 64 threads wait at __syncthreads, 32 exited without reaching "
+            "it in block (0,0,0)");
   // The device stays usable after a failed launch.
   r = dev.launch(m, {ptr(by, "float")}, geometry1(1, 32));
   EXPECT_TRUE(r.ok) << r.error;
@@ -26,7 +28,8 @@ TEST_F(Errors, InvalidGeometry) {
   Buffer by = dev.alloc(4 * 1024);
   uint64_t m = compile_kernel(dev, "vector_add.hip", "vector_add");
   std::vector<KernelArg> a = {ptr(by, "float"), ptr(by, "float"), ptr(by, "float"), i64(0)};
-  EXPECT_EQ(dev.launch(m, a, geometry1(1, 1025)).error, "invalid geometry: block (1025,1,1) has 1025 threads, the limit is 1024");
+  EXPECT_EQ(dev.launch(m, a, geometry1(1, 1025)).error,
+            "invalid geometry: block (1025,1,1) has 1025 threads, the limit is 1024");
   EXPECT_EQ(dev.launch(m, a, geometry(Dim3{0, 1, 1}, Dim3{32, 1, 1})).error,
             "invalid geometry: grid (0,1,1) has a zero dimension");
   EXPECT_EQ(dev.launch(m, a, geometry(Dim3{1, 1, 1}, Dim3{32, 0, 1})).error,
@@ -87,15 +90,19 @@ TEST_F(Errors, SignatureMismatchesAreNamed) {
   req.source = kernel_path("saxpy_grid_stride.hip");
   req.entry = "saxpy";
   req.signature = {f32(0), ptr({}, "float"), ptr({}, "float"), i64(0)};
-  EXPECT_EQ(dev.compile(req).error, "signature mismatch: parameter 4 'n' is int, the task passes i64");
+  EXPECT_EQ(dev.compile(req).error,
+            "signature mismatch: parameter 4 'n' is int, the task passes i64");
   req.source = kernel_path("double_math.hip");
   req.entry = "double_math";
   req.signature = {ptr({}, "float"), ptr({}, "float"), i32(0)};
-  EXPECT_EQ(dev.compile(req).error, "signature mismatch: parameter 1 'x' is const double*, the task passes float*");
+  EXPECT_EQ(dev.compile(req).error,
+            "signature mismatch: parameter 1 'x' is const double*, the task passes float*");
   req.signature = {ptr({}, "double"), i32(0), i32(0)};
-  EXPECT_EQ(dev.compile(req).error, "signature mismatch: parameter 2 'y' is double*, the task passes a scalar i32");
+  EXPECT_EQ(dev.compile(req).error,
+            "signature mismatch: parameter 2 'y' is double*, the task passes a scalar i32");
   req.signature = {ptr({}, "double"), ptr({}, "double")};
-  EXPECT_EQ(dev.compile(req).error, "signature mismatch: kernel 'double_math' takes 3 parameters, the task passes 2");
+  EXPECT_EQ(dev.compile(req).error,
+            "signature mismatch: kernel 'double_math' takes 3 parameters, the task passes 2");
 }
 
 TEST_F(Errors, MissingEntryAndMissingSource) {
@@ -108,24 +115,30 @@ TEST_F(Errors, MissingEntryAndMissingSource) {
   req.source = kernel_path("launcher_chevron.hip");
   req.entry = "plain";
   req.launcher = true;
-  EXPECT_EQ(dev.compile(req).error, "entry 'plain' must be declared extern \"C\" int plain(const kta_call*)");
+  EXPECT_EQ(dev.compile(req).error,
+            "entry 'plain' must be declared extern \"C\" int plain(const kta_call*)");
 }
 
 TEST_F(Errors, SanitizeNeedsTheIsolatedDevice) {
-  if (cpu::CpuDevice::sanitizer_loaded()) GTEST_SKIP() << "this test process runs under AddressSanitizer";
+  if (cpu::CpuDevice::sanitizer_loaded())
+    GTEST_SKIP() << "this test process runs under AddressSanitizer";
   CompileRequest req;
   req.source = kernel_path("oob_read.hip");
   req.entry = "oob_read";
   req.options.sanitize = true;
-  EXPECT_EQ(dev.compile(req).error,
-            "sanitize needs AddressSanitizer loaded in the device process (use the isolated device)");
+  EXPECT_EQ(
+      dev.compile(req).error,
+      "sanitize needs AddressSanitizer loaded in the device process (use the isolated device)");
 }
 
 TEST_F(Errors, BadArgumentsAreErrorsNotCrashes) {
   uint64_t m = compile_kernel(dev, "vector_add.hip", "vector_add");
   Buffer b = dev.alloc(16);
-  EXPECT_EQ(dev.launch(m, {ptr(b, "float")}, geometry1(1, 1)).error, "kernel 'vector_add' takes 4 arguments, 1 given");
-  EXPECT_EQ(dev.launch(m, {ptr(b, "float"), ptr(Buffer{999, 4}, "float"), ptr(b, "float"), i64(1)}, geometry1(1, 1)).error,
+  EXPECT_EQ(dev.launch(m, {ptr(b, "float")}, geometry1(1, 1)).error,
+            "kernel 'vector_add' takes 4 arguments, 1 given");
+  EXPECT_EQ(dev.launch(m, {ptr(b, "float"), ptr(Buffer{999, 4}, "float"), ptr(b, "float"), i64(1)},
+                       geometry1(1, 1))
+                .error,
             "argument 2: unknown buffer 999");
   EXPECT_EQ(dev.launch(777, {}, geometry1(1, 1)).error, "unknown module 777");
   EXPECT_THROW(dev.upload(b, std::vector<char>(32).data(), 32), std::invalid_argument);

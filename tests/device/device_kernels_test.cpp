@@ -19,7 +19,8 @@ TEST_F(Kernels, VectorAddWithPartialLastBlock) {
   Buffer ba = upload(dev, a), bb = upload(dev, b), bc = dev.alloc(n * 4);
   uint64_t m = compile_kernel(dev, "vector_add.hip", "vector_add",
                               {ptr({}, "float"), ptr({}, "float"), ptr({}, "float"), i64(0)});
-  auto r = dev.launch(m, {ptr(ba, "float"), ptr(bb, "float"), ptr(bc, "float"), i64(n)}, geometry1(4, 256));
+  auto r = dev.launch(m, {ptr(ba, "float"), ptr(bb, "float"), ptr(bc, "float"), i64(n)},
+                      geometry1(4, 256));
   ASSERT_TRUE(r.ok) << r.error;
   auto c = download<float>(dev, bc, n);
   for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]) << i;
@@ -41,10 +42,12 @@ TEST_F(Kernels, GeluErf) {
   const int n = 3000;
   auto x = random_floats(n, -5, 5);
   Buffer bx = upload(dev, x), by = dev.alloc(n * 4);
-  uint64_t m = compile_kernel(dev, "gelu.hip", "gelu", {ptr({}, "float"), ptr({}, "float"), i64(0)});
+  uint64_t m =
+      compile_kernel(dev, "gelu.hip", "gelu", {ptr({}, "float"), ptr({}, "float"), i64(0)});
   ASSERT_TRUE(dev.launch(m, {ptr(bx, "float"), ptr(by, "float"), i64(n)}, geometry1(12, 256)).ok);
   auto y = download<float>(dev, by, n);
-  for (int i = 0; i < n; ++i) ASSERT_NEAR(y[i], 0.5 * x[i] * (1 + std::erf(x[i] / std::sqrt(2.0))), 1e-5) << i;
+  for (int i = 0; i < n; ++i)
+    ASSERT_NEAR(y[i], 0.5 * x[i] * (1 + std::erf(x[i] / std::sqrt(2.0))), 1e-5) << i;
 }
 
 TEST_F(Kernels, FastMathIntrinsics) {
@@ -56,7 +59,8 @@ TEST_F(Kernels, FastMathIntrinsics) {
   auto y = download<float>(dev, by, n);
   for (int i = 0; i < n; ++i) {
     double v = x[i], e = std::exp(v);
-    double ref = std::log(1 + std::fabs(v)) / std::sqrt(1 + v * v) + std::min(1.0, std::max(0.0, e / (1 + e))) + 1;
+    double ref = std::log(1 + std::fabs(v)) / std::sqrt(1 + v * v) +
+                 std::min(1.0, std::max(0.0, e / (1 + e))) + 1;
     ASSERT_NEAR(y[i], ref, 1e-4) << i;
   }
 }
@@ -66,11 +70,13 @@ TEST_F(Kernels, DoubleMath) {
   std::vector<double> x(n);
   for (int i = 0; i < n; ++i) x[i] = (i - 250) * 0.013;
   Buffer bx = upload(dev, x), by = dev.alloc(n * 8);
-  uint64_t m = compile_kernel(dev, "double_math.hip", "double_math", {ptr({}, "double"), ptr({}, "double"), i32(0)});
+  uint64_t m = compile_kernel(dev, "double_math.hip", "double_math",
+                              {ptr({}, "double"), ptr({}, "double"), i32(0)});
   ASSERT_TRUE(dev.launch(m, {ptr(bx, "double"), ptr(by, "double"), i32(n)}, geometry1(2, 256)).ok);
   auto y = download<double>(dev, by, n);
   for (int i = 0; i < n; ++i)
-    ASSERT_NEAR(y[i], std::sqrt(std::fabs(x[i])) + std::exp(-x[i] * x[i]) + std::tanh(x[i]), 1e-12) << i;
+    ASSERT_NEAR(y[i], std::sqrt(std::fabs(x[i])) + std::exp(-x[i] * x[i]) + std::tanh(x[i]), 1e-12)
+        << i;
 }
 
 TEST_F(Kernels, AtomicHistogram) {
@@ -80,8 +86,10 @@ TEST_F(Kernels, AtomicHistogram) {
   std::vector<uint32_t> zero(256, 0), ref(256, 0);
   for (uint8_t v : data) ref[v]++;
   Buffer bd = upload(dev, data), bb = upload(dev, zero);
-  uint64_t m = compile_kernel(dev, "histogram_atomic.hip", "histogram", {ptr({}, "uint8_t"), ptr({}, "uint32_t"), i32(0)});
-  ASSERT_TRUE(dev.launch(m, {ptr(bd, "uint8_t"), ptr(bb, "uint32_t"), i32(n)}, geometry1(16, 128)).ok);
+  uint64_t m = compile_kernel(dev, "histogram_atomic.hip", "histogram",
+                              {ptr({}, "uint8_t"), ptr({}, "uint32_t"), i32(0)});
+  ASSERT_TRUE(
+      dev.launch(m, {ptr(bd, "uint8_t"), ptr(bb, "uint32_t"), i32(n)}, geometry1(16, 128)).ok);
   EXPECT_EQ(download<uint32_t>(dev, bb, 256), ref);
 }
 
@@ -93,9 +101,12 @@ TEST_F(Kernels, AtomicsOfEveryKind) {
   std::vector<unsigned long long> big = {0, 0, 0};
   std::vector<float> f = {0};
   std::vector<double> d = {0};
-  Buffer bx = upload(dev, x), bi = upload(dev, ints), bg = upload(dev, big), bf = upload(dev, f), bd = upload(dev, d);
+  Buffer bx = upload(dev, x), bi = upload(dev, ints), bg = upload(dev, big), bf = upload(dev, f),
+         bd = upload(dev, d);
   uint64_t m = compile_kernel(dev, "atomics_mix.hip", "atomics_mix");
-  auto r = dev.launch(m, {ptr(bx, "int"), ptr(bi, "int"), ptr(bg, "uint64_t"), ptr(bf, "float"), ptr(bd, "double"), i32(n)},
+  auto r = dev.launch(m,
+                      {ptr(bx, "int"), ptr(bi, "int"), ptr(bg, "uint64_t"), ptr(bf, "float"),
+                       ptr(bd, "double"), i32(n)},
                       geometry1(12, 256));
   ASSERT_TRUE(r.ok) << r.error;
   int sum = 0, mn = 1 << 30, mx = -(1 << 30), a = -1, o = 0, xo = 0;
@@ -107,7 +118,8 @@ TEST_F(Kernels, AtomicsOfEveryKind) {
   }
   auto gi = download<int>(dev, bi, 8);
   EXPECT_EQ(gi, (std::vector<int>{sum, mn, mx, a, o, xo, -sum, n}));
-  EXPECT_EQ(download<unsigned long long>(dev, bg, 3), (std::vector<unsigned long long>{bsum, bmax, 7}));
+  EXPECT_EQ(download<unsigned long long>(dev, bg, 3),
+            (std::vector<unsigned long long>{bsum, bmax, 7}));
   EXPECT_EQ(download<float>(dev, bf, 1)[0], 0.5f * n);
   EXPECT_EQ(download<double>(dev, bd, 1)[0], 0.25 * n);
 }
@@ -118,8 +130,10 @@ TEST_F(Kernels, HalfPrecisionAxpy) {
   for (int i = 0; i < n; ++i) x[i] = _Float16((i - 150) * 0.02f), y[i] = _Float16(i * 0.01f);
   Buffer bx = upload(dev, x), by = upload(dev, y);
   KernelArg a = f32(1.5);
-  uint64_t m = compile_kernel(dev, "half_axpy.hip", "half_axpy", {f32(0), ptr({}, "__half"), ptr({}, "__half"), i32(0)});
-  ASSERT_TRUE(dev.launch(m, {a, ptr(bx, "__half"), ptr(by, "__half"), i32(n)}, geometry1(2, 256)).ok);
+  uint64_t m = compile_kernel(dev, "half_axpy.hip", "half_axpy",
+                              {f32(0), ptr({}, "__half"), ptr({}, "__half"), i32(0)});
+  ASSERT_TRUE(
+      dev.launch(m, {a, ptr(bx, "__half"), ptr(by, "__half"), i32(n)}, geometry1(2, 256)).ok);
   auto out = download<_Float16>(dev, by, n);
   for (int i = 0; i < n; ++i) {
     float ref = float(_Float16(std::fma(1.5f, float(x[i]), float(y[i])))) + 0.5f;
@@ -133,8 +147,11 @@ TEST_F(Kernels, Half2Pairs) {
   for (int i = 0; i < 2 * n; ++i) x[i] = _Float16(i * 0.05f), y[i] = _Float16(1.0f - i * 0.01f);
   Buffer bx = upload(dev, x), by = upload(dev, y), bo = dev.alloc(4 * n), bs = dev.alloc(4 * n);
   uint64_t m = compile_kernel(dev, "half2_ops.hip", "half2_ops");
-  ASSERT_TRUE(dev.launch(m, {ptr(bx, "__half"), ptr(by, "__half"), ptr(bo, "__half"), ptr(bs, "float"), i32(n)},
-                         geometry1(1, 128)).ok);
+  ASSERT_TRUE(
+      dev.launch(
+             m, {ptr(bx, "__half"), ptr(by, "__half"), ptr(bo, "__half"), ptr(bs, "float"), i32(n)},
+             geometry1(1, 128))
+          .ok);
   auto o = download<_Float16>(dev, bo, 2 * n);
   auto s = download<float>(dev, bs, n);
   for (int i = 0; i < 2 * n; ++i) {
@@ -162,9 +179,13 @@ TEST_F(Kernels, Bfloat16Scale) {
   std::vector<uint16_t> x(n);
   for (int i = 0; i < n; ++i) x[i] = to_bf16((i - 200) * 0.37f);
   Buffer bx = upload(dev, x), by = dev.alloc(2 * n);
-  uint64_t m = compile_kernel(dev, "bf16_scale.hip", "bf16_scale",
-                              {ptr({}, "__hip_bfloat16"), ptr({}, "__hip_bfloat16"), f32(0), i32(0)});
-  ASSERT_TRUE(dev.launch(m, {ptr(bx, "__hip_bfloat16"), ptr(by, "__hip_bfloat16"), f32(0.5), i32(n)}, geometry1(2, 256)).ok);
+  uint64_t m =
+      compile_kernel(dev, "bf16_scale.hip", "bf16_scale",
+                     {ptr({}, "__hip_bfloat16"), ptr({}, "__hip_bfloat16"), f32(0), i32(0)});
+  ASSERT_TRUE(dev.launch(m,
+                         {ptr(bx, "__hip_bfloat16"), ptr(by, "__hip_bfloat16"), f32(0.5), i32(n)},
+                         geometry1(2, 256))
+                  .ok);
   auto y = download<uint16_t>(dev, by, n);
   for (int i = 0; i < n; ++i) {
     float ref = from_bf16(to_bf16(from_bf16(to_bf16(from_bf16(x[i]) * 0.5f)) + from_bf16(x[i])));
@@ -177,7 +198,8 @@ TEST_F(Kernels, ThreeDimensionalGeometry) {
   std::vector<int> init(nx * ny * nz, -1);
   Buffer b = upload(dev, init);
   uint64_t m = compile_kernel(dev, "geometry_3d.hip", "geometry_3d");
-  auto r = dev.launch(m, {ptr(b, "int"), i32(nx), i32(ny), i32(nz)}, geometry(Dim3{4, 3, 2}, Dim3{4, 3, 3}));
+  auto r = dev.launch(m, {ptr(b, "int"), i32(nx), i32(ny), i32(nz)},
+                      geometry(Dim3{4, 3, 2}, Dim3{4, 3, 3}));
   ASSERT_TRUE(r.ok) << r.error;
   auto out = download<int>(dev, b, init.size());
   for (int i = 0; i < nx * ny * nz; ++i) ASSERT_EQ(out[i], i);
@@ -187,7 +209,8 @@ TEST_F(Kernels, TemplateKernelByExplicitArguments) {
   const int n = 100;
   auto x = random_floats(n, -1, 1);
   Buffer bx = upload(dev, x), by = dev.alloc(4 * n);
-  uint64_t m = compile_kernel(dev, "template_kernel.hip", "scale<float, 3>", {ptr({}, "float"), ptr({}, "float"), i32(0)});
+  uint64_t m = compile_kernel(dev, "template_kernel.hip", "scale<float, 3>",
+                              {ptr({}, "float"), ptr({}, "float"), i32(0)});
   ASSERT_TRUE(dev.launch(m, {ptr(bx, "float"), ptr(by, "float"), i32(n)}, geometry1(1, 128)).ok);
   auto y = download<float>(dev, by, n);
   for (int i = 0; i < n; ++i) ASSERT_EQ(y[i], 3 * x[i]);
@@ -198,7 +221,8 @@ TEST_F(Kernels, DevicePrintfIsCollected) {
   auto r = dev.launch(m, {i32(42)}, geometry1(3, 64));
   ASSERT_TRUE(r.ok) << r.error;
   for (int b = 0; b < 3; ++b)
-    EXPECT_NE(r.output.find("block " + std::to_string(b) + " of 3 says 42\n"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("block " + std::to_string(b) + " of 3 says 42\n"), std::string::npos)
+        << r.output;
   EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 3);
 }
 
@@ -210,7 +234,9 @@ TEST_F(Kernels, VectorTypes) {
   Buffer bx = upload(dev, x), by = dev.alloc(16 * n4), bp = upload(dev, pairs);
   uint64_t m = compile_kernel(dev, "vector_types.hip", "vec4_scale",
                               {ptr({}, "float"), ptr({}, "float"), ptr({}, "int"), f32(0), i32(0)});
-  ASSERT_TRUE(dev.launch(m, {ptr(bx, "float"), ptr(by, "float"), ptr(bp, "int"), f32(2), i32(n4)}, geometry1(1, 64)).ok);
+  ASSERT_TRUE(dev.launch(m, {ptr(bx, "float"), ptr(by, "float"), ptr(bp, "int"), f32(2), i32(n4)},
+                         geometry1(1, 64))
+                  .ok);
   auto y = download<float>(dev, by, 4 * n4);
   auto p = download<int>(dev, bp, 2 * n4);
   for (int i = 0; i < 4 * n4; ++i) ASSERT_EQ(y[i], 2 * x[i] + 1);

@@ -31,7 +31,8 @@ TEST_F(Launcher, TwoKernelsAndAWorkspace) {
   auto y = download<float>(dev, by, n);
   double total = 0;
   for (float v : x) total += std::log1p(std::exp(double(v)));
-  for (int i = 0; i < n; ++i) ASSERT_NEAR(y[i], std::log1p(std::exp(double(x[i]))) / total, 1e-7) << i;
+  for (int i = 0; i < n; ++i)
+    ASSERT_NEAR(y[i], std::log1p(std::exp(double(x[i]))) / total, 1e-7) << i;
 }
 
 TEST_F(Launcher, TripleChevronForms) {
@@ -74,7 +75,9 @@ TEST_F(Launcher, IgnoredLaunchErrorStillFailsTheCall) {
   a.tensors.push_back(TensorArg{"y", by, KTA_F32, {2048}});
   auto r = dev.call(m, a);
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(r.error, "kernel launch failed: invalid geometry: block (2048,1,1) has 2048 threads, the limit is 1024");
+  EXPECT_EQ(r.error,
+            "kernel launch failed: invalid geometry: block (2048,1,1) has 2048 threads, the limit "
+            "is 1024");
 }
 
 TEST_F(Launcher, KernelEntryRejectsLauncherUse) {

@@ -27,9 +27,13 @@ TEST(Rewrite, TemplatesQualifiedNamesAndFourConfigArguments) {
             "::kta_rt::launch_chevron([&](auto&&... kta_a) { ns::k<T, 4>(kta_a...); }, "
             "::kta_rt::LaunchCfg(dim3(a >> 1, 2), b, sh, st));");
   r = rewrite_hip_source("k<A<int>><<<1, 2>>>(p);");
-  EXPECT_EQ(r.text, "::kta_rt::launch_chevron([&](auto&&... kta_a) { k<A<int>>(kta_a...); }, ::kta_rt::LaunchCfg(1, 2), p);");
+  EXPECT_EQ(r.text,
+            "::kta_rt::launch_chevron([&](auto&&... kta_a) { k<A<int>>(kta_a...); }, "
+            "::kta_rt::LaunchCfg(1, 2), p);");
   r = rewrite_hip_source("(k<float>)<<<1, 2>>>(p);");
-  EXPECT_EQ(r.text, "::kta_rt::launch_chevron([&](auto&&... kta_a) { (k<float>)(kta_a...); }, ::kta_rt::LaunchCfg(1, 2), p);");
+  EXPECT_EQ(r.text,
+            "::kta_rt::launch_chevron([&](auto&&... kta_a) { (k<float>)(kta_a...); }, "
+            "::kta_rt::LaunchCfg(1, 2), p);");
 }
 
 TEST(Rewrite, StringsCommentsAndCharactersAreLeftAlone) {
@@ -39,7 +43,9 @@ TEST(Rewrite, StringsCommentsAndCharactersAreLeftAlone) {
       "int v = a << 2; bool b = x<<<y;\n";
   auto r = rewrite_hip_source(src);
   ASSERT_EQ(r.errors.size(), 1u);  // `x<<<y;` is no launch
-  EXPECT_EQ(r.errors[0], "3: malformed kernel launch: expected 'kernel<<<grid, block[, shared[, stream]]>>>(args)'");
+  EXPECT_EQ(
+      r.errors[0],
+      "3: malformed kernel launch: expected 'kernel<<<grid, block[, shared[, stream]]>>>(args)'");
   EXPECT_EQ(r.text, src);
 }
 
@@ -52,13 +58,18 @@ TEST(Rewrite, MultiLineLaunchKeepsLineNumbers) {
 }
 
 TEST(Rewrite, DynamicSharedMemoryDeclarations) {
-  auto r = rewrite_hip_source("__global__ void k() {\n  extern __shared__ __align__(16) float s[];\n}\n");
-  EXPECT_EQ(r.text, "__global__ void k() {\n  float * const s = static_cast<float *>(::kta_rt::tls.dynamic_shared);\n}\n");
+  auto r = rewrite_hip_source(
+      "__global__ void k() {\n  extern __shared__ __align__(16) float s[];\n}\n");
+  EXPECT_EQ(r.text,
+            "__global__ void k() {\n  float * const s = static_cast<float "
+            "*>(::kta_rt::tls.dynamic_shared);\n}\n");
   r = rewrite_hip_source("namespace a {\nextern __shared__ unsigned int s[];\n}\n");
   EXPECT_EQ(r.text, "namespace a {\nstatic ::kta_rt::DynamicShared<unsigned int > s;\n}\n");
   r = rewrite_hip_source("extern __shared__ float s;");
   ASSERT_EQ(r.errors.size(), 1u);
-  EXPECT_EQ(r.errors[0], "1: unsupported dynamic shared memory declaration: expected 'extern __shared__ T name[];'");
+  EXPECT_EQ(
+      r.errors[0],
+      "1: unsupported dynamic shared memory declaration: expected 'extern __shared__ T name[];'");
 }
 
 TEST(Rewrite, SynchronizationIsDetected) {
@@ -72,8 +83,9 @@ TEST(Rewrite, SynchronizationIsDetected) {
 TEST(Rewrite, IncludesAndParameterNames) {
   auto r = rewrite_hip_source("#include \"common.h\"\n#include <hip/hip_runtime.h>\n");
   EXPECT_EQ(r.quoted_includes, std::vector<std::string>{"common.h"});
-  EXPECT_EQ(engine::cpu::kernel_parameter_names(
-                "__global__ void __launch_bounds__(256) k(const float* __restrict__ x, float *y, long n = 4) {}", "k"),
+  EXPECT_EQ(engine::cpu::kernel_parameter_names("__global__ void __launch_bounds__(256) k(const "
+                                                "float* __restrict__ x, float *y, long n = 4) {}",
+                                                "k"),
             (std::vector<std::string>{"x", "y", "n"}));
   EXPECT_TRUE(engine::cpu::kernel_parameter_names("__global__ void other(int a);", "k").empty());
 }
@@ -84,13 +96,17 @@ TEST(Signature, ParseAndCheck) {
   ASSERT_EQ(p.size(), 4u);
   EXPECT_TRUE(p[0].pointer && p[0].is_const && p[0].code == "f32");
   EXPECT_EQ(c_spelling(p[1]), "__half*");
-  EXPECT_EQ(check_signature(p, {ptr({}, "float"), ptr({}, "__half"), i32(0), i64(0)}, {"a", "b", "c", "d"}, "k"), "");
-  EXPECT_EQ(check_signature(p, {ptr({}, "float"), ptr({}, "float"), i32(0), i64(0)}, {"a", "b", "c", "d"}, "k"),
+  EXPECT_EQ(check_signature(p, {ptr({}, "float"), ptr({}, "__half"), i32(0), i64(0)},
+                            {"a", "b", "c", "d"}, "k"),
+            "");
+  EXPECT_EQ(check_signature(p, {ptr({}, "float"), ptr({}, "float"), i32(0), i64(0)},
+                            {"a", "b", "c", "d"}, "k"),
             "signature mismatch: parameter 2 'b' is __half*, the task passes float*");
   EXPECT_EQ(check_signature(p, {ptr({}, "float"), ptr({}, "__half"), f32(0), i64(0)}, {}, "k"),
             "signature mismatch: parameter 3 is int, the task passes f32");
   auto v = parse_signature("*f32x4,f32");
-  EXPECT_EQ(check_signature(v, {ptr({}, "float"), f32(0)}, {}, "k"), "");  // float4* over an f32 tensor
+  EXPECT_EQ(check_signature(v, {ptr({}, "float"), f32(0)}, {}, "k"),
+            "");  // float4* over an f32 tensor
   EXPECT_EQ(check_signature(v, {ptr({}, "float"), i32(0)}, {}, "k"),
             "signature mismatch: parameter 2 is float, the task passes i32");
 }

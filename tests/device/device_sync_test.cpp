@@ -32,8 +32,9 @@ TEST_F(Sync, TiledMatmul) {
   auto A = random_floats(M * K, -1, 1, 5), B = random_floats(K * N, -1, 1, 6);
   Buffer ba = upload(dev, A), bb = upload(dev, B), bc = dev.alloc(4 * M * N);
   uint64_t m = compile_kernel(dev, "matmul_tiled.hip", "matmul");
-  auto r = dev.launch(m, {ptr(ba, "float"), ptr(bb, "float"), ptr(bc, "float"), i32(M), i32(N), i32(K)},
-                      geometry(Dim3{(N + 15) / 16, (M + 15) / 16, 1}, Dim3{16, 16, 1}));
+  auto r =
+      dev.launch(m, {ptr(ba, "float"), ptr(bb, "float"), ptr(bc, "float"), i32(M), i32(N), i32(K)},
+                 geometry(Dim3{(N + 15) / 16, (M + 15) / 16, 1}, Dim3{16, 16, 1}));
   ASSERT_TRUE(r.ok) << r.error;
   auto C = download<float>(dev, bc, M * N);
   for (int i = 0; i < M; ++i)
@@ -49,9 +50,11 @@ TEST_F(Sync, BlockReduction) {
   auto x = random_floats(n, -1, 1);
   Buffer bx = upload(dev, x), bp = dev.alloc(4 * blocks);
   uint64_t m = compile_kernel(dev, "block_reduce.hip", "block_reduce");
-  ASSERT_TRUE(dev.launch(m, {ptr(bx, "float"), ptr(bp, "float"), i32(n)}, geometry1(blocks, 256)).ok);
+  ASSERT_TRUE(
+      dev.launch(m, {ptr(bx, "float"), ptr(bp, "float"), i32(n)}, geometry1(blocks, 256)).ok);
   auto p = download<float>(dev, bp, blocks);
-  double got = std::accumulate(p.begin(), p.end(), 0.0), ref = std::accumulate(x.begin(), x.end(), 0.0);
+  double got = std::accumulate(p.begin(), p.end(), 0.0),
+         ref = std::accumulate(x.begin(), x.end(), 0.0);
   EXPECT_NEAR(got, ref, 1e-2);
   for (int b = 0; b < blocks; ++b) {
     double part = 0;
@@ -68,7 +71,9 @@ TEST_P(Warps, ShuffleDownReduction) {
   auto x = random_floats(n, -1, 1);
   Buffer bx = upload(dev, x), bo = dev.alloc(4 * threads / ws);
   uint64_t m = compile_kernel(dev, "warp_reduce.hip", "warp_reduce", {}, ws);
-  ASSERT_TRUE(dev.launch(m, {ptr(bx, "float"), ptr(bo, "float"), i32(n)}, geometry1(threads / 256, 256)).ok);
+  ASSERT_TRUE(
+      dev.launch(m, {ptr(bx, "float"), ptr(bo, "float"), i32(n)}, geometry1(threads / 256, 256))
+          .ok);
   auto o = download<float>(dev, bo, threads / ws);
   for (int w = 0; w < threads / ws; ++w) {
     double ref = 0;
@@ -81,13 +86,18 @@ TEST_P(Warps, BallotAnyAll) {
   const int ws = GetParam(), threads = 256, warps = threads / ws;
   std::vector<int> x(threads);
   for (int i = 0; i < threads; ++i) x[i] = (i % 3 == 0) ? -i : ((i / ws) % 2 ? 100 + i : i % 7);
-  Buffer bx = upload(dev, x), bc = dev.alloc(4 * warps), ba = dev.alloc(4 * warps), bs = dev.alloc(4 * warps);
+  Buffer bx = upload(dev, x), bc = dev.alloc(4 * warps), ba = dev.alloc(4 * warps),
+         bs = dev.alloc(4 * warps);
   uint64_t m = compile_kernel(dev, "warp_vote.hip", "warp_vote", {}, ws);
-  ASSERT_TRUE(dev.launch(m, {ptr(bx, "int"), ptr(bc, "int"), ptr(ba, "int"), ptr(bs, "int")}, geometry1(2, 128)).ok);
-  auto c = download<int>(dev, bc, warps), a = download<int>(dev, ba, warps), s = download<int>(dev, bs, warps);
+  ASSERT_TRUE(dev.launch(m, {ptr(bx, "int"), ptr(bc, "int"), ptr(ba, "int"), ptr(bs, "int")},
+                         geometry1(2, 128))
+                  .ok);
+  auto c = download<int>(dev, bc, warps), a = download<int>(dev, ba, warps),
+       s = download<int>(dev, bs, warps);
   for (int w = 0; w < warps; ++w) {
     int count = 0, neg = 0, small = 1;
-    for (int i = w * ws; i < (w + 1) * ws; ++i) count += x[i] > 0, neg |= x[i] < 0, small &= x[i] < 100;
+    for (int i = w * ws; i < (w + 1) * ws; ++i)
+      count += x[i] > 0, neg |= x[i] < 0, small &= x[i] < 100;
     EXPECT_EQ(c[w], count) << w;
     EXPECT_EQ(a[w], neg) << w;
     EXPECT_EQ(s[w], small) << w;
@@ -120,7 +130,8 @@ TEST_P(Warps, RmsNormOneWarpPerRow) {
   uint64_t m = compile_kernel(dev, "rmsnorm_warp.hip", "rmsnorm", {}, ws);
   int per_block = 128 / ws;
   ASSERT_TRUE(dev.launch(m, {ptr(bx, "float"), ptr(by, "float"), i32(rows), i32(cols)},
-                         geometry1((rows + per_block - 1) / per_block, 128)).ok);
+                         geometry1((rows + per_block - 1) / per_block, 128))
+                  .ok);
   auto y = download<float>(dev, by, rows * cols);
   for (int r = 0; r < rows; ++r) {
     double ss = 0;
@@ -131,21 +142,25 @@ TEST_P(Warps, RmsNormOneWarpPerRow) {
 }
 
 INSTANTIATE_TEST_SUITE_P(WarpSize, Warps, ::testing::Values(32, 64),
-                         [](const ::testing::TestParamInfo<int>& i) { return "w" + std::to_string(i.param); });
+                         [](const ::testing::TestParamInfo<int>& i) {
+                           return "w" + std::to_string(i.param);
+                         });
 
 TEST_F(Sync, SoftmaxInDynamicSharedMemory) {
   const int rows = 6, cols = 300, threads = 128;
   auto x = random_floats(rows * cols, -5, 5);
   Buffer bx = upload(dev, x), by = dev.alloc(4 * rows * cols);
   uint64_t m = compile_kernel(dev, "softmax_dynamic_shared.hip", "softmax");
-  auto r = dev.launch(m, {ptr(bx, "float"), ptr(by, "float"), i32(cols)}, geometry1(rows, threads, 4 * (cols + threads)));
+  auto r = dev.launch(m, {ptr(bx, "float"), ptr(by, "float"), i32(cols)},
+                      geometry1(rows, threads, 4 * (cols + threads)));
   ASSERT_TRUE(r.ok) << r.error;
   auto y = download<float>(dev, by, rows * cols);
   for (int i = 0; i < rows; ++i) {
     double mx = -1e30, s = 0;
     for (int c = 0; c < cols; ++c) mx = std::max(mx, double(x[i * cols + c]));
     for (int c = 0; c < cols; ++c) s += std::exp(x[i * cols + c] - mx);
-    for (int c = 0; c < cols; ++c) ASSERT_NEAR(y[i * cols + c], std::exp(x[i * cols + c] - mx) / s, 1e-6);
+    for (int c = 0; c < cols; ++c)
+      ASSERT_NEAR(y[i * cols + c], std::exp(x[i * cols + c] - mx) / s, 1e-6);
   }
 }
 
@@ -155,7 +170,9 @@ TEST_F(Sync, HipDynamicSharedAndFileScopeExternShared) {
   std::iota(in.begin(), in.end(), 0);
   Buffer bi = upload(dev, in), bo = dev.alloc(4 * n), bo2 = dev.alloc(4 * n);
   uint64_t m = compile_kernel(dev, "hip_dynamic_shared.hip", "reverse_chunks");
-  ASSERT_TRUE(dev.launch(m, {ptr(bi, "int"), ptr(bo, "int"), ptr(bo2, "int")}, geometry1(blocks, block, 4 * block)).ok);
+  ASSERT_TRUE(dev.launch(m, {ptr(bi, "int"), ptr(bo, "int"), ptr(bo2, "int")},
+                         geometry1(blocks, block, 4 * block))
+                  .ok);
   auto o = download<int>(dev, bo, n), o2 = download<int>(dev, bo2, n);
   for (int i = 0; i < n; ++i) {
     int b = i / block, t = i % block;
@@ -168,10 +185,14 @@ TEST_F(Sync, SyncthreadsCountOrAnd) {
   const int block = 100, blocks = 3;
   std::vector<int> x(block * blocks);
   for (int i = 0; i < block * blocks; ++i) x[i] = (i / block == 1) ? -1 : i % 9 - 2;
-  Buffer bx = upload(dev, x), bc = dev.alloc(4 * blocks), bo = dev.alloc(4 * blocks), ba = dev.alloc(4 * blocks);
+  Buffer bx = upload(dev, x), bc = dev.alloc(4 * blocks), bo = dev.alloc(4 * blocks),
+         ba = dev.alloc(4 * blocks);
   uint64_t m = compile_kernel(dev, "syncthreads_count.hip", "sync_count");
-  ASSERT_TRUE(dev.launch(m, {ptr(bx, "int"), ptr(bc, "int"), ptr(bo, "int"), ptr(ba, "int")}, geometry1(blocks, block)).ok);
-  auto c = download<int>(dev, bc, blocks), o = download<int>(dev, bo, blocks), a = download<int>(dev, ba, blocks);
+  ASSERT_TRUE(dev.launch(m, {ptr(bx, "int"), ptr(bc, "int"), ptr(bo, "int"), ptr(ba, "int")},
+                         geometry1(blocks, block))
+                  .ok);
+  auto c = download<int>(dev, bc, blocks), o = download<int>(dev, bo, blocks),
+       a = download<int>(dev, ba, blocks);
   for (int b = 0; b < blocks; ++b) {
     int cnt = 0, any = 0, all = 1;
     for (int t = 0; t < block; ++t) {
@@ -205,10 +226,14 @@ TEST_F(Sync, LastBlockReductionWithThreadfence) {
   const int n = 50000, blocks = 24;
   auto x = random_floats(n, 0, 1);
   std::vector<unsigned> counter = {0};
-  Buffer bx = upload(dev, x), bp = dev.alloc(4 * blocks), bc = upload(dev, counter), bt = dev.alloc(4);
+  Buffer bx = upload(dev, x), bp = dev.alloc(4 * blocks), bc = upload(dev, counter),
+         bt = dev.alloc(4);
   uint64_t m = compile_kernel(dev, "threadfence_last_block.hip", "sum_last_block");
-  ASSERT_TRUE(dev.launch(m, {ptr(bx, "float"), ptr(bp, "float"), ptr(bc, "uint32_t"), ptr(bt, "float"), i32(n)},
-                         geometry1(blocks, 128)).ok);
+  ASSERT_TRUE(
+      dev.launch(
+             m, {ptr(bx, "float"), ptr(bp, "float"), ptr(bc, "uint32_t"), ptr(bt, "float"), i32(n)},
+             geometry1(blocks, 128))
+          .ok);
   EXPECT_NEAR(download<float>(dev, bt, 1)[0], std::accumulate(x.begin(), x.end(), 0.0), 0.05);
   EXPECT_EQ(download<unsigned>(dev, bc, 1)[0], unsigned(blocks));  // every block took one ticket
 }

@@ -15,7 +15,9 @@ namespace kta::test {
 
 using namespace kta::engine;
 
-inline std::string kernel_path(const std::string& name) { return std::string(KTA_DEVICE_KERNELS) + "/" + name; }
+inline std::string kernel_path(const std::string& name) {
+  return std::string(KTA_DEVICE_KERNELS) + "/" + name;
+}
 
 inline DeviceOptions device_test_options() {
   DeviceOptions o;

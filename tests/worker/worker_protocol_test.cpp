@@ -61,15 +61,19 @@ TEST(Protocol, ConversionsKeepEveryField) {
 TEST(AsanReport, NamesKindAccessAndUserLine) {
   std::string report =
       "=================================================================\n"
-      "==4242==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x60b000000130 at pc 0x7f sp 0x7f\n"
+      "==4242==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x60b000000130 at pc 0x7f "
+      "sp 0x7f\n"
       "READ of size 4 at 0x60b000000130 thread T1\n"
-      "    #0 0x7f1 in float kta_rt::warp_shuffle<float>(float, unsigned int) /src/engine/runtime/hip/hip_runtime.h:88\n"
+      "    #0 0x7f1 in float kta_rt::warp_shuffle<float>(float, unsigned int) "
+      "/src/engine/runtime/hip/hip_runtime.h:88\n"
       "    #1 0x7f2 in oob_read(float const*, float*, int) /cache/oob_read.hip:7\n"
       "    #2 0x7f3 in kta_rt::loop_block /src/engine/runtime/kta/cpu_launch.h:40\n";
-  EXPECT_EQ(summarize_asan_report(report), "out-of-bounds read at oob_read.hip:7 (heap-buffer-overflow, 4 bytes)");
-  EXPECT_EQ(summarize_asan_report("==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000 (pc 0x1)\n"
-                                  "==1==The signal is caused by a WRITE memory access.\n"
-                                  "    #0 0x7f in k(float*) /x/k.hip:3:5\n"),
+  EXPECT_EQ(summarize_asan_report(report),
+            "out-of-bounds read at oob_read.hip:7 (heap-buffer-overflow, 4 bytes)");
+  EXPECT_EQ(summarize_asan_report(
+                "==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000 (pc 0x1)\n"
+                "==1==The signal is caused by a WRITE memory access.\n"
+                "    #0 0x7f in k(float*) /x/k.hip:3:5\n"),
             "invalid memory write at k.hip:3 (SEGV)");
   EXPECT_EQ(summarize_asan_report("Segmentation fault\n"), "");
 }

@@ -25,7 +25,8 @@ class Isolation : public ::testing::Test {
     auto a = random_floats(n, 0, 1, 7), b = random_floats(n, 0, 1, 8);
     Buffer ba = upload(dev, a), bb = upload(dev, b), bc = dev.alloc(4 * n);
     uint64_t m = compile_kernel(dev, "vector_add.hip", "vector_add");
-    auto r = dev.launch(m, {ptr(ba, "float"), ptr(bb, "float"), ptr(bc, "float"), i64(n)}, geometry1(2, 256));
+    auto r = dev.launch(m, {ptr(ba, "float"), ptr(bb, "float"), ptr(bc, "float"), i64(n)},
+                        geometry1(2, 256));
     ASSERT_TRUE(r.ok) << r.error;
     auto c = download<float>(dev, bc, n);
     for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]);
@@ -134,8 +135,8 @@ TEST_F(Isolation, TimedLaunchMeasuresInTheWorker) {
   auto a = random_floats(n, 0, 1);
   Buffer ba = upload(dev, a), bc = dev.alloc(4 * n);
   uint64_t m = compile_kernel(dev, "vector_add.hip", "vector_add");
-  auto t = dev.timed_launch(m, {ptr(ba, "float"), ptr(ba, "float"), ptr(bc, "float"), i64(n)}, geometry1(n / 256, 256),
-                            true, 3);
+  auto t = dev.timed_launch(m, {ptr(ba, "float"), ptr(ba, "float"), ptr(bc, "float"), i64(n)},
+                            geometry1(n / 256, 256), true, 3);
   ASSERT_TRUE(t.status.ok) << t.status.error;
   EXPECT_GT(t.seconds, 0);
   EXPECT_LT(t.seconds, 1);

@@ -44,7 +44,8 @@ Runtime& runtime() {
     r.clear_error = reinterpret_cast<decltype(r.clear_error)>(sym("kta_rt_clear_error"));
     r.output = reinterpret_cast<decltype(r.output)>(sym("kta_rt_output"));
     r.clear_output = reinterpret_cast<decltype(r.clear_output)>(sym("kta_rt_clear_output"));
-    if (!r.configure || !r.last_error || !r.sticky_error || !r.clear_error || !r.output || !r.clear_output)
+    if (!r.configure || !r.last_error || !r.sticky_error || !r.clear_error || !r.output ||
+        !r.clear_output)
       r.error = "the cpu runtime at '" + path + "' lacks kta_rt entry points";
     return r;
   }();
@@ -124,7 +125,8 @@ bool CpuDevice::sanitizer_loaded() { return dlsym(RTLD_DEFAULT, "__asan_init") !
 
 DeviceInfo CpuDevice::info() const {
   DeviceInfo i;
-  unsigned threads = options_.threads != 0 ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
+  unsigned threads =
+      options_.threads != 0 ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
   i.name = "cpu (" + std::to_string(threads) + " threads)";
   i.kind = "cpu";
   i.warp_size = options_.warp_size;
@@ -173,8 +175,9 @@ void CpuDevice::upload(Buffer dst, const void* src, size_t bytes) {
   std::string e;
   const Memory* m = find_memory(dst, &e);
   if (m == nullptr) throw std::invalid_argument(e);
-  if (bytes > m->bytes) throw std::invalid_argument("upload of " + std::to_string(bytes) + " bytes into a " +
-                                                    std::to_string(m->bytes) + "-byte buffer");
+  if (bytes > m->bytes)
+    throw std::invalid_argument("upload of " + std::to_string(bytes) + " bytes into a " +
+                                std::to_string(m->bytes) + "-byte buffer");
   std::memcpy(m->data, src, bytes);
 }
 
@@ -182,8 +185,9 @@ void CpuDevice::download(void* dst, Buffer src, size_t bytes) {
   std::string e;
   const Memory* m = find_memory(src, &e);
   if (m == nullptr) throw std::invalid_argument(e);
-  if (bytes > m->bytes) throw std::invalid_argument("download of " + std::to_string(bytes) + " bytes from a " +
-                                                    std::to_string(m->bytes) + "-byte buffer");
+  if (bytes > m->bytes)
+    throw std::invalid_argument("download of " + std::to_string(bytes) + " bytes from a " +
+                                std::to_string(m->bytes) + "-byte buffer");
   std::memcpy(dst, m->data, bytes);
 }
 
@@ -202,7 +206,8 @@ CompileResult CpuDevice::compile(const CompileRequest& request) {
     return out;
   };
   if (request.options.sanitize && !sanitizer_loaded()) {
-    out.error = "sanitize needs AddressSanitizer loaded in the device process (use the isolated device)";
+    out.error =
+        "sanitize needs AddressSanitizer loaded in the device process (use the isolated device)";
     return done();
   }
   BuildResult b = build_module(request, options_);
@@ -224,7 +229,8 @@ CompileResult CpuDevice::compile(const CompileRequest& request) {
   if (request.launcher) {
     m->call = reinterpret_cast<int (*)(const kta_call*)>(dlsym(m->handle, "kta_entry_call"));
   } else {
-    m->launch = reinterpret_cast<int (*)(void* const*, dim3, dim3, size_t)>(dlsym(m->handle, "kta_entry_launch"));
+    m->launch = reinterpret_cast<int (*)(void* const*, dim3, dim3, size_t)>(
+        dlsym(m->handle, "kta_entry_launch"));
     auto sig = reinterpret_cast<const char* (*)()>(dlsym(m->handle, "kta_entry_signature"));
     if (sig != nullptr) m->params = parse_signature(sig());
   }
@@ -235,14 +241,16 @@ CompileResult CpuDevice::compile(const CompileRequest& request) {
   if (!request.launcher) {
     for (size_t i = 0; i < m->params.size(); ++i) {
       if (m->params[i].code == "?" || m->params[i].code == "&") {
-        std::string nm = i < b.parameter_names.size() ? " '" + b.parameter_names[i] + "'" : std::string();
-        out.error = "unsupported kernel parameter " + std::to_string(i + 1) + nm + " of '" + request.entry +
-                    "': only pointers and arithmetic scalars can be passed";
+        std::string nm =
+            i < b.parameter_names.size() ? " '" + b.parameter_names[i] + "'" : std::string();
+        out.error = "unsupported kernel parameter " + std::to_string(i + 1) + nm + " of '" +
+                    request.entry + "': only pointers and arithmetic scalars can be passed";
         return done();
       }
     }
     if (!request.signature.empty()) {
-      std::string bad = check_signature(m->params, request.signature, b.parameter_names, request.entry);
+      std::string bad =
+          check_signature(m->params, request.signature, b.parameter_names, request.entry);
       if (!bad.empty()) {
         out.error = bad;
         return done();
@@ -264,31 +272,35 @@ CpuDevice::Module* CpuDevice::find_module(uint64_t id, std::string* error) {
   return it->second.get();
 }
 
-LaunchResult CpuDevice::launch_once(Module& m, const std::vector<KernelArg>& args, const LaunchConfig& config) {
+LaunchResult CpuDevice::launch_once(Module& m, const std::vector<KernelArg>& args,
+                                    const LaunchConfig& config) {
   if (m.launcher) return failed("module '" + m.entry + "' is a launcher; use call()");
   if (args.size() != m.params.size())
-    return failed("kernel '" + m.entry + "' takes " + std::to_string(m.params.size()) + " arguments, " +
-                  std::to_string(args.size()) + " given");
+    return failed("kernel '" + m.entry + "' takes " + std::to_string(m.params.size()) +
+                  " arguments, " + std::to_string(args.size()) + " given");
   std::vector<uint64_t> slots(args.size());
   std::vector<void*> ptrs(args.size());
   ShadowCopies shadows;
   for (size_t i = 0; i < args.size(); ++i) {
     if (m.params[i].pointer) {
-      if (args[i].type != ArgType::ptr) return failed("argument " + std::to_string(i + 1) + " must be a buffer");
+      if (args[i].type != ArgType::ptr)
+        return failed("argument " + std::to_string(i + 1) + " must be a buffer");
       std::string e;
       const Memory* mem = find_memory(args[i].buffer, &e);
       if (mem == nullptr) return failed("argument " + std::to_string(i + 1) + ": " + e);
       void* p = m.sanitize ? shadows.shadow(mem->data, mem->bytes) : mem->data;
       std::memcpy(&slots[i], &p, sizeof(p));
     } else {
-      if (args[i].type == ArgType::ptr) return failed("argument " + std::to_string(i + 1) + " must be a scalar");
+      if (args[i].type == ArgType::ptr)
+        return failed("argument " + std::to_string(i + 1) + " must be a scalar");
       convert_scalar(args[i], m.params[i], &slots[i]);
     }
     ptrs[i] = &slots[i];
   }
   Runtime& rt = runtime();
   rt.clear_error();
-  dim3 g(config.grid.x, config.grid.y, config.grid.z), b(config.block.x, config.block.y, config.block.z);
+  dim3 g(config.grid.x, config.grid.y, config.grid.z),
+      b(config.block.x, config.block.y, config.block.z);
   int rc = m.launch(ptrs.data(), g, b, config.shared_bytes);
   LaunchResult r;
   r.output = take_output();
@@ -309,7 +321,8 @@ LaunchResult CpuDevice::call_once(Module& m, const LauncherArgs& args) {
     std::string e;
     const Memory* mem = find_memory(t.buffer, &e);
     if (mem == nullptr) return failed("tensor '" + t.name + "': " + e);
-    if (t.shape.size() > KTA_MAX_DIMS) return failed("tensor '" + t.name + "' has too many dimensions");
+    if (t.shape.size() > KTA_MAX_DIMS)
+      return failed("tensor '" + t.name + "' has too many dimensions");
     kta_tensor& k = tensors[i];
     std::memset(&k, 0, sizeof(k));
     k.name = t.name.c_str();
@@ -319,10 +332,11 @@ LaunchResult CpuDevice::call_once(Module& m, const LauncherArgs& args) {
     for (size_t d = 0; d < t.shape.size(); ++d) k.shape[d] = t.shape[d];
   }
   for (size_t i = 0; i < args.params.size(); ++i) {
-    params[i] = kta_param{args.params[i].name.c_str(), args.params[i].is_float ? 1 : 0, args.params[i].i,
-                          args.params[i].f};
+    params[i] = kta_param{args.params[i].name.c_str(), args.params[i].is_float ? 1 : 0,
+                          args.params[i].i, args.params[i].f};
   }
-  kta_call c{KTA_ABI_VERSION, int32_t(tensors.size()), tensors.data(), int32_t(params.size()), params.data(), nullptr};
+  kta_call c{KTA_ABI_VERSION,        int32_t(tensors.size()), tensors.data(),
+             int32_t(params.size()), params.data(),           nullptr};
   Runtime& rt = runtime();
   rt.clear_error();
   int rc = 0;
@@ -352,7 +366,8 @@ LaunchResult CpuDevice::call_once(Module& m, const LauncherArgs& args) {
   return r;
 }
 
-LaunchResult CpuDevice::launch(uint64_t module, const std::vector<KernelArg>& args, const LaunchConfig& config) {
+LaunchResult CpuDevice::launch(uint64_t module, const std::vector<KernelArg>& args,
+                               const LaunchConfig& config) {
   std::string e;
   Module* m = find_module(module, &e);
   if (m == nullptr) return failed(e);
@@ -372,8 +387,8 @@ void CpuDevice::flush_caches() {
   for (size_t i = 0; i < bytes; i += 64) flush_buffer_[i] = char(flush_buffer_[i] + 1);
 }
 
-TimedResult CpuDevice::timed_launch(uint64_t module, const std::vector<KernelArg>& args, const LaunchConfig& config,
-                                    bool flush, int repeat) {
+TimedResult CpuDevice::timed_launch(uint64_t module, const std::vector<KernelArg>& args,
+                                    const LaunchConfig& config, bool flush, int repeat) {
   TimedResult t;
   std::string e;
   Module* m = find_module(module, &e);
@@ -389,7 +404,8 @@ TimedResult CpuDevice::timed_launch(uint64_t module, const std::vector<KernelArg
   return t;
 }
 
-TimedResult CpuDevice::timed_call(uint64_t module, const LauncherArgs& args, bool flush, int repeat) {
+TimedResult CpuDevice::timed_call(uint64_t module, const LauncherArgs& args, bool flush,
+                                  int repeat) {
   TimedResult t;
   std::string e;
   Module* m = find_module(module, &e);

@@ -27,11 +27,13 @@ class CpuDevice : public Device {
   void download(void* dst, Buffer src, size_t bytes) override;
   void fill(Buffer dst, uint8_t byte) override;
   CompileResult compile(const CompileRequest& request) override;
-  LaunchResult launch(uint64_t module, const std::vector<KernelArg>& args, const LaunchConfig& config) override;
+  LaunchResult launch(uint64_t module, const std::vector<KernelArg>& args,
+                      const LaunchConfig& config) override;
   LaunchResult call(uint64_t module, const LauncherArgs& args) override;
-  TimedResult timed_launch(uint64_t module, const std::vector<KernelArg>& args, const LaunchConfig& config,
-                           bool flush, int repeat) override;
-  TimedResult timed_call(uint64_t module, const LauncherArgs& args, bool flush, int repeat) override;
+  TimedResult timed_launch(uint64_t module, const std::vector<KernelArg>& args,
+                           const LaunchConfig& config, bool flush, int repeat) override;
+  TimedResult timed_call(uint64_t module, const LauncherArgs& args, bool flush,
+                         int repeat) override;
   void synchronize() override {}
 
   // Memory owned elsewhere (the worker maps the engine's shared memory) used as a buffer.
@@ -49,7 +51,8 @@ class CpuDevice : public Device {
   };
   Module* find_module(uint64_t id, std::string* error);
   const Memory* find_memory(Buffer b, std::string* error) const;
-  LaunchResult launch_once(Module& m, const std::vector<KernelArg>& args, const LaunchConfig& config);
+  LaunchResult launch_once(Module& m, const std::vector<KernelArg>& args,
+                           const LaunchConfig& config);
   LaunchResult call_once(Module& m, const LauncherArgs& args);
   void flush_caches();
 

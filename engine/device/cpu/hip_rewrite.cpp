@@ -24,7 +24,9 @@ std::vector<Token> lex(std::string_view s) {
   std::vector<Token> out;
   size_t i = 0;
   int line = 1;
-  auto push = [&](Tok k, size_t b, size_t e, int ln) { out.push_back({k, b, e, ln, s.substr(b, e - b)}); };
+  auto push = [&](Tok k, size_t b, size_t e, int ln) {
+    out.push_back({k, b, e, ln, s.substr(b, e - b)});
+  };
   auto count_lines = [&](size_t b, size_t e) {
     for (size_t k = b; k < e && k < s.size(); ++k) line += s[k] == '\n';
   };
@@ -33,7 +35,8 @@ std::vector<Token> lex(std::string_view s) {
     if (c == '\n') {
       ++line;
       ++i;
-    } else if (std::isspace(static_cast<unsigned char>(c)) || (c == '\\' && i + 1 < s.size() && s[i + 1] == '\n')) {
+    } else if (std::isspace(static_cast<unsigned char>(c)) ||
+               (c == '\\' && i + 1 < s.size() && s[i + 1] == '\n')) {
       ++i;
     } else if (c == '/' && i + 1 < s.size() && s[i + 1] == '/') {
       while (i < s.size() && s[i] != '\n') ++i;
@@ -71,11 +74,13 @@ std::vector<Token> lex(std::string_view s) {
       push(Tok::ident, i, e, line);
       i = e;
     } else if (std::isdigit(static_cast<unsigned char>(c)) ||
-               (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
+               (c == '.' && i + 1 < s.size() &&
+                std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
       size_t e = i + 1;
-      while (e < s.size() && (ident_char(s[e]) || s[e] == '.' || s[e] == '\'' ||
-                              ((s[e] == '+' || s[e] == '-') && (s[e - 1] == 'e' || s[e - 1] == 'E' ||
-                                                                 s[e - 1] == 'p' || s[e - 1] == 'P'))))
+      while (e < s.size() &&
+             (ident_char(s[e]) || s[e] == '.' || s[e] == '\'' ||
+              ((s[e] == '+' || s[e] == '-') &&
+               (s[e - 1] == 'e' || s[e - 1] == 'E' || s[e - 1] == 'p' || s[e - 1] == 'P'))))
         ++e;
       push(Tok::number, i, e, line);
       i = e;
@@ -97,8 +102,8 @@ bool triple(const std::vector<Token>& t, size_t i, char c) {
 
 bool synchronizing_name(std::string_view n) {
   return n.starts_with("__syncthreads") || n.starts_with("__shfl") || n.starts_with("__ballot") ||
-         n == "__syncwarp" || n == "__any" || n == "__all" || n == "__any_sync" || n == "__all_sync" ||
-         n.starts_with("__reduce_");
+         n == "__syncwarp" || n == "__any" || n == "__all" || n == "__any_sync" ||
+         n == "__all_sync" || n.starts_with("__reduce_");
 }
 
 // Index of the token matching the opener at `i` (forward), or npos.
@@ -170,7 +175,8 @@ RewriteResult rewrite_hip_source(std::string_view s) {
   std::vector<bool> scopes;
   for (size_t i = 0; i < t.size(); ++i) {
     if (t[i].kind == Tok::ident && synchronizing_name(t[i].text)) r.synchronizes = true;
-    if (is(t[i], '#') && i + 2 < t.size() && is(t[i + 1], "include") && t[i + 2].kind == Tok::string) {
+    if (is(t[i], '#') && i + 2 < t.size() && is(t[i + 1], "include") &&
+        t[i + 2].kind == Tok::string) {
       std::string_view q = t[i + 2].text;
       r.quoted_includes.emplace_back(q.substr(1, q.size() - 2));
     }
@@ -194,10 +200,11 @@ RewriteResult rewrite_hip_source(std::string_view s) {
         }
         if (depth < 0 || is(t[k], ';')) break;
       }
-      if (first == std::string_view::npos || cfg_end == std::string_view::npos || cfg_end == i + 3 ||
-          cfg_end + 3 >= t.size() || !is(t[cfg_end + 3], '(')) {
+      if (first == std::string_view::npos || cfg_end == std::string_view::npos ||
+          cfg_end == i + 3 || cfg_end + 3 >= t.size() || !is(t[cfg_end + 3], '(')) {
         r.errors.push_back(std::to_string(t[i].line) +
-                           ": malformed kernel launch: expected 'kernel<<<grid, block[, shared[, stream]]>>>(args)'");
+                           ": malformed kernel launch: expected 'kernel<<<grid, block[, shared[, "
+                           "stream]]>>>(args)'");
         continue;
       }
       size_t open = cfg_end + 3, close = match_forward(t, open);
@@ -210,9 +217,11 @@ RewriteResult rewrite_hip_source(std::string_view s) {
       std::string args = close > open + 1 ? span(s, t, open + 1, close - 1) : std::string();
       // Whatever separated the pieces (line breaks) is kept by re-inserting the newlines.
       std::string gap1 = newlines_in(s.substr(t[i - 1].end, t[i + 3].begin - t[i - 1].end));
-      std::string gap2 = newlines_in(s.substr(t[cfg_end - 1].end, t[open].end - t[cfg_end - 1].end));
-      std::string text = "::kta_rt::launch_chevron([&](auto&&... kta_a) { " + callee + "(kta_a...); }, " + gap1 +
-                         "::kta_rt::LaunchCfg(" + cfg + ")" + gap2 + (args.empty() ? "" : ", " + args) + ")";
+      std::string gap2 =
+          newlines_in(s.substr(t[cfg_end - 1].end, t[open].end - t[cfg_end - 1].end));
+      std::string text = "::kta_rt::launch_chevron([&](auto&&... kta_a) { " + callee +
+                         "(kta_a...); }, " + gap1 + "::kta_rt::LaunchCfg(" + cfg + ")" + gap2 +
+                         (args.empty() ? "" : ", " + args) + ")";
       edits.push_back({t[first].begin, t[close].end, std::move(text)});
       i = close;
     } else if (is(t[i], "extern") && i + 1 < t.size() && is(t[i + 1], "__shared__")) {
@@ -236,18 +245,23 @@ RewriteResult rewrite_hip_source(std::string_view s) {
         }
         type.push_back(k);
       }
-      if (semi >= t.size() || name == std::string_view::npos || type.empty() || t[name].kind != Tok::ident) {
+      if (semi >= t.size() || name == std::string_view::npos || type.empty() ||
+          t[name].kind != Tok::ident) {
         r.errors.push_back(std::to_string(t[i].line) +
-                           ": unsupported dynamic shared memory declaration: expected 'extern __shared__ T name[];'");
+                           ": unsupported dynamic shared memory declaration: expected 'extern "
+                           "__shared__ T name[];'");
         continue;
       }
       std::string type_text;
-      for (size_t k : type) type_text += std::string(t[k].text) + (k + 1 < name && t[k + 1].begin == t[k].end ? "" : " ");
+      for (size_t k : type)
+        type_text +=
+            std::string(t[k].text) + (k + 1 < name && t[k + 1].begin == t[k].end ? "" : " ");
       std::string nm(t[name].text);
       bool code_scope = std::find(scopes.begin(), scopes.end(), false) != scopes.end();
-      std::string text = code_scope ? type_text + "* const " + nm + " = static_cast<" + type_text +
-                                          "*>(::kta_rt::tls.dynamic_shared);"
-                                    : "static ::kta_rt::DynamicShared<" + type_text + "> " + nm + ";";
+      std::string text = code_scope
+                             ? type_text + "* const " + nm + " = static_cast<" + type_text +
+                                   "*>(::kta_rt::tls.dynamic_shared);"
+                             : "static ::kta_rt::DynamicShared<" + type_text + "> " + nm + ";";
       text += newlines_in(s.substr(t[i].begin, t[semi].end - t[i].begin));
       edits.push_back({t[i].begin, t[semi].end, std::move(text)});
       i = semi;
@@ -290,8 +304,9 @@ std::vector<std::string> kernel_parameter_names(std::string_view s, std::string_
         in_default = false;
       } else if (depth == 0 && is(t[k], '=')) {
         in_default = true;
-      } else if (!in_default && depth == 0 && t[k].kind == Tok::ident && t[k].text != "__restrict__" &&
-                 t[k].text != "const" && t[k].text != "volatile" && t[k].text != "restrict") {
+      } else if (!in_default && depth == 0 && t[k].kind == Tok::ident &&
+                 t[k].text != "__restrict__" && t[k].text != "const" && t[k].text != "volatile" &&
+                 t[k].text != "restrict") {
         last = std::string(t[k].text);
       }
     }

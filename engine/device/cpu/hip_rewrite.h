@@ -13,7 +13,7 @@ namespace kta::engine::cpu {
 
 struct RewriteResult {
   std::string text;
-  bool synchronizes = false;  // uses __syncthreads or a warp collective: needs fibers
+  bool synchronizes = false;        // uses __syncthreads or a warp collective: needs fibers
   std::vector<std::string> errors;  // "LINE: message"; non-empty means the source is malformed
   std::vector<std::string> quoted_includes;  // #include "..." targets, for the cache key
 };

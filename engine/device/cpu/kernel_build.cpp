@@ -57,7 +57,8 @@ const std::string& toolchain_identity(const std::string& cxx) {
   read_file("/proc/cpuinfo", &cpuinfo);
   size_t model = cpuinfo.find("model name"), flags = cpuinfo.find("\nflags");
   if (model != std::string::npos) id += cpuinfo.substr(model, cpuinfo.find('\n', model) - model);
-  if (flags != std::string::npos) id += cpuinfo.substr(flags, cpuinfo.find('\n', flags + 1) - flags);
+  if (flags != std::string::npos)
+    id += cpuinfo.substr(flags, cpuinfo.find('\n', flags + 1) - flags);
   return cache.emplace(cxx, id).first->second;
 }
 
@@ -83,8 +84,8 @@ const std::string& model_identity() {
 }
 
 // Contents of the quoted includes next to the source (two levels), and whether they synchronize.
-void scan_includes(const fs::path& dir, const std::vector<std::string>& includes, int depth, std::string* key,
-                   bool* synchronizes) {
+void scan_includes(const fs::path& dir, const std::vector<std::string>& includes, int depth,
+                   std::string* key, bool* synchronizes) {
   if (depth > 2) return;
   for (const std::string& inc : includes) {
     std::string text;
@@ -100,14 +101,16 @@ std::string first_error_line(const std::string& log) {
   std::istringstream in(log);
   std::string line;
   while (std::getline(in, line)) {
-    if (line.find("error:") != std::string::npos || line.find("fatal error") != std::string::npos) return line;
+    if (line.find("error:") != std::string::npos || line.find("fatal error") != std::string::npos)
+      return line;
   }
   return {};
 }
 
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
   if (from.empty()) return s;
-  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
   return s;
 }
 
@@ -116,29 +119,35 @@ constexpr const char* kTrampolineName = "<kta trampoline>";
 // <cassert> redefines assert each time it is included; point those includes at kta's device
 // assert (same line count, so diagnostics keep their lines).
 std::string redirect_assert_includes(const std::string& text) {
-  static const std::regex include(R"(^([ \t]*#[ \t]*include[ \t]*)[<"](cassert|assert\.h)[>"])", std::regex::multiline);
+  static const std::regex include(R"(^([ \t]*#[ \t]*include[ \t]*)[<"](cassert|assert\.h)[>"])",
+                                  std::regex::multiline);
   return std::regex_replace(text, include, "$1<kta/cpu_assert.h>");
 }
 
 std::string trampoline(const CompileRequest& r) {
   if (r.launcher) {
-    return "extern \"C\" KTA_RT_API int kta_entry_call(const kta_call* call) { return " + r.entry + "(call); }\n";
+    return "extern \"C\" KTA_RT_API int kta_entry_call(const kta_call* call) { return " + r.entry +
+           "(call); }\n";
   }
-  return "extern \"C\" KTA_RT_API const char* kta_entry_signature() { return ::kta_rt::Entry<&" + r.entry +
+  return "extern \"C\" KTA_RT_API const char* kta_entry_signature() { return ::kta_rt::Entry<&" +
+         r.entry +
          ">::signature(); }\n"
-         "extern \"C\" KTA_RT_API int kta_entry_launch(void* const* args, dim3 grid, dim3 block, size_t shared) {\n"
-         "  return ::kta_rt::Entry<&" + r.entry + ">::launch(args, grid, block, shared);\n}\n";
+         "extern \"C\" KTA_RT_API int kta_entry_launch(void* const* args, dim3 grid, dim3 block, "
+         "size_t shared) {\n"
+         "  return ::kta_rt::Entry<&" +
+         r.entry + ">::launch(args, grid, block, shared);\n}\n";
 }
-
 
 // A precompiled device-model header for one set of flags, built once into the cache: it takes
 // parsing <hip/hip_runtime.h> and the C++ headers under it out of every compile (about 0.5 s of
 // a 1.2 s compile here). GCC only: it checks that the flags match and ignores the file
 // otherwise. Returns the header to -include, or empty (no precompiled header).
-std::string precompiled_header(const std::string& cxx, const std::vector<std::string>& flags, const fs::path& dir,
-                               double timeout_s) {
+std::string precompiled_header(const std::string& cxx, const std::vector<std::string>& flags,
+                               const fs::path& dir, double timeout_s) {
   const std::string& id = toolchain_identity(cxx);
-  if (id.find("Free Software Foundation") == std::string::npos || id.find("clang") != std::string::npos) return {};
+  if (id.find("Free Software Foundation") == std::string::npos ||
+      id.find("clang") != std::string::npos)
+    return {};
   std::string key = cxx + "\n" + toolchain_identity(cxx) + "\n" + model_identity();
   for (const std::string& f : flags) key += f + "\n";
   const fs::path pch_dir = dir / ("pch-" + content_hash(key));
@@ -156,8 +165,9 @@ std::string precompiled_header(const std::string& cxx, const std::vector<std::st
   for (const std::string& f : flags) {
     if (f != "-shared" && f != "-x" && f != "c++") argv.push_back(f);
   }
-  for (std::string a : {"-I" + runtime_include_dir(), std::string("-x"), std::string("c++-header"),
-                        (tmp / "kta_pch.h").string(), std::string("-o"), (tmp / "kta_pch.h.gch").string()})
+  for (std::string a :
+       {"-I" + runtime_include_dir(), std::string("-x"), std::string("c++-header"),
+        (tmp / "kta_pch.h").string(), std::string("-o"), (tmp / "kta_pch.h.gch").string()})
     argv.push_back(a);
   ProcessResult r = run_process(argv, timeout_s);
   if (r.exit_code == 0) fs::rename(tmp, pch_dir, ec);  // another process may have won the race
@@ -181,7 +191,9 @@ std::string content_hash(const std::string& data) {
 }
 
 std::string runtime_library_path() { return env_or("KTA_CPU_RUNTIME_LIB", KTA_CPU_RUNTIME_LIB); }
-std::string runtime_include_dir() { return env_or("KTA_CPU_RUNTIME_INCLUDE", KTA_CPU_RUNTIME_INCLUDE); }
+std::string runtime_include_dir() {
+  return env_or("KTA_CPU_RUNTIME_INCLUDE", KTA_CPU_RUNTIME_INCLUDE);
+}
 std::string host_compiler(const DeviceOptions& o) {
   return !o.compiler.empty() ? o.compiler : env_or("KTA_CXX", KTA_HOST_CXX);
 }
@@ -189,8 +201,10 @@ std::string host_compiler(const DeviceOptions& o) {
 fs::path cache_directory(const DeviceOptions& o) {
   if (!o.cache_dir.empty()) return o.cache_dir;
   if (const char* d = std::getenv("KTA_CACHE_DIR"); d != nullptr && *d != 0) return d;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x != 0) return fs::path(x) / "kta";
-  if (const char* h = std::getenv("HOME"); h != nullptr && *h != 0) return fs::path(h) / ".cache" / "kta";
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x != 0)
+    return fs::path(x) / "kta";
+  if (const char* h = std::getenv("HOME"); h != nullptr && *h != 0)
+    return fs::path(h) / ".cache" / "kta";
   return fs::temp_directory_path() / "kta-cache";
 }
 
@@ -231,10 +245,17 @@ BuildResult build_module(const CompileRequest& req, const DeviceOptions& opts) {
   const std::string inc = runtime_include_dir();
   // Hidden visibility and no interposition let the kernel inline into the block loop; only the
   // trampoline's entries (KTA_RT_API) are exported.
-  std::vector<std::string> flags = {"-std=c++20", "-fPIC", "-shared", "-x", "c++", "-fno-math-errno",
-                                    "-fvisibility=hidden", "-fno-semantic-interposition"};
+  std::vector<std::string> flags = {"-std=c++20",
+                                    "-fPIC",
+                                    "-shared",
+                                    "-x",
+                                    "c++",
+                                    "-fno-math-errno",
+                                    "-fvisibility=hidden",
+                                    "-fno-semantic-interposition"};
   if (req.options.sanitize) {
-    for (const char* f : {"-O1", "-g", "-fsanitize=address", "-fno-omit-frame-pointer"}) flags.push_back(f);
+    for (const char* f : {"-O1", "-g", "-fsanitize=address", "-fno-omit-frame-pointer"})
+      flags.push_back(f);
   } else {
     for (const char* f : {"-O3", "-march=native"}) flags.push_back(f);
   }
@@ -243,8 +264,10 @@ BuildResult build_module(const CompileRequest& req, const DeviceOptions& opts) {
   for (const std::string& d : req.options.defines) flags.push_back("-D" + d);
   for (const std::string& f : req.options.extra_flags) flags.push_back(f);
 
-  std::string tu = "#line 1 \"" + name + "\"\n" + redirect_assert_includes(rw.text) + "\n#line 1 \"" + kTrampolineName + "\"\n" + trampoline(req);
-  std::string key = tu + "\n" + key_text + "\n" + cxx + "\n" + toolchain_identity(cxx) + "\n" + model_identity();
+  std::string tu = "#line 1 \"" + name + "\"\n" + redirect_assert_includes(rw.text) +
+                   "\n#line 1 \"" + kTrampolineName + "\"\n" + trampoline(req);
+  std::string key =
+      tu + "\n" + key_text + "\n" + cxx + "\n" + toolchain_identity(cxx) + "\n" + model_identity();
   for (const std::string& f : flags) key += f + "\n";
   const fs::path dir = cache_directory(opts) / "cpu";
   const std::string digest = content_hash(key);
@@ -272,13 +295,26 @@ BuildResult build_module(const CompileRequest& req, const DeviceOptions& opts) {
     }
   }
   // Sanitized builds are rare and differ in flags: they parse the header themselves.
-  const std::string pch = req.options.sanitize ? std::string() : precompiled_header(cxx, flags, dir, opts.compile_timeout_s);
+  const std::string pch = req.options.sanitize
+                              ? std::string()
+                              : precompiled_header(cxx, flags, dir, opts.compile_timeout_s);
   std::vector<std::string> argv = {cxx};
   argv.insert(argv.end(), flags.begin(), flags.end());
-  const std::string src_dir = req.source.parent_path().empty() ? std::string(".") : req.source.parent_path().string();
-  const std::vector<std::string> tail = {"-I" + inc, "-iquote", src_dir, "-include", pch.empty() ? "hip/hip_runtime.h" : pch,
-                                         tu_path.string(), "-x", "none", "-o", so_path.string(), runtime_library_path(),
-                                         "-Wl,-rpath," + fs::path(runtime_library_path()).parent_path().string()};
+  const std::string src_dir =
+      req.source.parent_path().empty() ? std::string(".") : req.source.parent_path().string();
+  const std::vector<std::string> tail = {
+      "-I" + inc,
+      "-iquote",
+      src_dir,
+      "-include",
+      pch.empty() ? "hip/hip_runtime.h" : pch,
+      tu_path.string(),
+      "-x",
+      "none",
+      "-o",
+      so_path.string(),
+      runtime_library_path(),
+      "-Wl,-rpath," + fs::path(runtime_library_path()).parent_path().string()};
   argv.insert(argv.end(), tail.begin(), tail.end());
   ProcessResult pr = run_process(argv, opts.compile_timeout_s);
   fs::remove(tu_path, ec);
@@ -290,10 +326,11 @@ BuildResult build_module(const CompileRequest& req, const DeviceOptions& opts) {
       out.error = "compile timeout after " + std::to_string(int(opts.compile_timeout_s)) + " s";
     } else if (out.log.find(kTrampolineName) != std::string::npos &&
                first_error_line(out.log).find(kTrampolineName) != std::string::npos) {
-      out.error = req.launcher ? "entry '" + req.entry + "' must be declared extern \"C\" int " + req.entry +
-                                     "(const kta_call*)"
-                               : "entry '" + req.entry + "' is not a single __global__ function (overloaded, a "
-                                 "template without arguments, or not a function)";
+      out.error = req.launcher ? "entry '" + req.entry + "' must be declared extern \"C\" int " +
+                                     req.entry + "(const kta_call*)"
+                               : "entry '" + req.entry +
+                                     "' is not a single __global__ function (overloaded, a "
+                                     "template without arguments, or not a function)";
     } else {
       std::string first = first_error_line(out.log);
       out.error = "compile error" + (first.empty() ? std::string() : ": " + first);

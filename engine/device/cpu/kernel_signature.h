@@ -24,7 +24,8 @@ std::string c_spelling(const ParamType& p);
 
 // Empty when `declared` (the task) can be passed to `params` (the kernel), else
 // "signature mismatch: parameter 3 'n' is int, the task passes i64".
-std::string check_signature(const std::vector<ParamType>& params, const std::vector<KernelArg>& declared,
+std::string check_signature(const std::vector<ParamType>& params,
+                            const std::vector<KernelArg>& declared,
                             const std::vector<std::string>& names, const std::string& entry);
 
 // Writes the task's argument `a` converted to the kernel's scalar type into `slot` (8 bytes).

@@ -152,7 +152,8 @@ void Scheduler::reserve(uint32_t threads) {
   if (p == MAP_FAILED) {
     stacks_ = nullptr;
     capacity_ = 0;
-    throw DeviceFault("out of memory: cannot map fiber stacks for " + std::to_string(threads) + " threads");
+    throw DeviceFault("out of memory: cannot map fiber stacks for " + std::to_string(threads) +
+                      " threads");
   }
   stacks_ = static_cast<char*>(p);
   // A guard page under every stack turns a stack overflow into a fault, not silent corruption.
@@ -167,7 +168,8 @@ void Scheduler::entry(ctx::transfer_t t) {
   auto* s = static_cast<Scheduler*>(t.data);
   s->main_ = t.fctx;
 #endif
-  if (__sanitizer_finish_switch_fiber) __sanitizer_finish_switch_fiber(nullptr, &s->main_bottom_, &s->main_size_);
+  if (__sanitizer_finish_switch_fiber)
+    __sanitizer_finish_switch_fiber(nullptr, &s->main_bottom_, &s->main_size_);
   try {
     s->fn_(s->closure_);
   } catch (const std::exception& e) {
@@ -178,10 +180,12 @@ void Scheduler::entry(ctx::transfer_t t) {
     s->failed_ = true;
   }
   s->fibers_[s->current_].state = FiberState::done;
-  if (__sanitizer_start_switch_fiber) __sanitizer_start_switch_fiber(nullptr, s->main_bottom_, s->main_size_);
+  if (__sanitizer_start_switch_fiber)
+    __sanitizer_start_switch_fiber(nullptr, s->main_bottom_, s->main_size_);
 #ifdef KTA_OWN_SWITCH
   void* finished = nullptr;
-  uint32_t next = s->failed_ || __sanitizer_start_switch_fiber ? s->count_ : s->next_ready(s->current_);
+  uint32_t next =
+      s->failed_ || __sanitizer_start_switch_fiber ? s->count_ : s->next_ready(s->current_);
   if (next < s->count_) {
     s->enter(next);
     kta_rt_fiber_switch(&finished, s->fibers_[next].context, nullptr);
@@ -199,13 +203,13 @@ Context Scheduler::make_context(uint32_t i) {
   top = reinterpret_cast<char*>(reinterpret_cast<uintptr_t>(top) & ~uintptr_t(15));
 #ifdef KTA_OWN_SWITCH
   auto** sp = reinterpret_cast<void**>(top) - 7;
-  sp[0] = nullptr;                                           // r15
-  sp[1] = nullptr;                                           // r14
-  sp[2] = nullptr;                                           // r13
-  sp[3] = this;                                              // r12: the argument
-  sp[4] = reinterpret_cast<void*>(&Scheduler::entry);        // rbx: the function
-  sp[5] = nullptr;                                           // rbp
-  sp[6] = reinterpret_cast<void*>(&kta_rt_fiber_start);      // return address
+  sp[0] = nullptr;                                       // r15
+  sp[1] = nullptr;                                       // r14
+  sp[2] = nullptr;                                       // r13
+  sp[3] = this;                                          // r12: the argument
+  sp[4] = reinterpret_cast<void*>(&Scheduler::entry);    // rbx: the function
+  sp[5] = nullptr;                                       // rbp
+  sp[6] = reinterpret_cast<void*>(&kta_rt_fiber_start);  // return address
   return sp;
 #else
   return ctx::make_fcontext(top, size_t(top - stack_bottom(i)), &Scheduler::entry);
@@ -214,7 +218,8 @@ Context Scheduler::make_context(uint32_t i) {
 
 void Scheduler::resume(uint32_t i) {
   void* fake = nullptr;
-  if (__sanitizer_start_switch_fiber) __sanitizer_start_switch_fiber(&fake, stack_bottom(i), stack_bytes_);
+  if (__sanitizer_start_switch_fiber)
+    __sanitizer_start_switch_fiber(&fake, stack_bottom(i), stack_bytes_);
 #ifdef KTA_OWN_SWITCH
   kta_rt_fiber_switch(&main_, fibers_[i].context, nullptr);
 #else
@@ -241,14 +246,16 @@ void Scheduler::suspend() {
   }
 #endif
   void* fake = nullptr;
-  if (__sanitizer_start_switch_fiber) __sanitizer_start_switch_fiber(&fake, main_bottom_, main_size_);
+  if (__sanitizer_start_switch_fiber)
+    __sanitizer_start_switch_fiber(&fake, main_bottom_, main_size_);
 #ifdef KTA_OWN_SWITCH
   kta_rt_fiber_switch(&fibers_[current_].context, main_, nullptr);
 #else
   ctx::transfer_t t = ctx::jump_fcontext(main_, nullptr);
   main_ = t.fctx;
 #endif
-  if (__sanitizer_finish_switch_fiber) __sanitizer_finish_switch_fiber(fake, &main_bottom_, &main_size_);
+  if (__sanitizer_finish_switch_fiber)
+    __sanitizer_finish_switch_fiber(fake, &main_bottom_, &main_size_);
 }
 
 uint32_t Scheduler::next_ready(uint32_t from) const {
@@ -323,14 +330,21 @@ std::string Scheduler::deadlock_report() const {
   uint32_t at_barrier = 0, at_warp = 0, exited = 0;
   for (uint32_t i = 0; i < count_; ++i) {
     switch (fibers_[i].state) {
-      case FiberState::wait_block: ++at_barrier; break;
-      case FiberState::wait_warp: ++at_warp; break;
-      case FiberState::done: ++exited; break;
-      default: break;
+      case FiberState::wait_block:
+        ++at_barrier;
+        break;
+      case FiberState::wait_warp:
+        ++at_warp;
+        break;
+      case FiberState::done:
+        ++exited;
+        break;
+      default:
+        break;
     }
   }
-  std::string r = "barrier deadlock: " + std::to_string(at_barrier) + " of " + std::to_string(count_) +
-                  " threads wait at __syncthreads";
+  std::string r = "barrier deadlock: " + std::to_string(at_barrier) + " of " +
+                  std::to_string(count_) + " threads wait at __syncthreads";
   if (at_warp > 0) r += ", " + std::to_string(at_warp) + " at a warp collective";
   if (exited > 0) r += ", " + std::to_string(exited) + " exited without reaching it";
   return r;
@@ -410,6 +424,8 @@ uint64_t kta_rt_warp_exchange(uint64_t value, uint32_t src_lane) {
   return current_scheduler("a warp shuffle").exchange(value, src_lane);
 }
 
-uint64_t kta_rt_warp_ballot(int predicate) { return current_scheduler("a warp vote").ballot(predicate); }
+uint64_t kta_rt_warp_ballot(int predicate) {
+  return current_scheduler("a warp vote").ballot(predicate);
+}
 
 }  // extern "C"

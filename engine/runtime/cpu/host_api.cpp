@@ -79,7 +79,8 @@ hipError_t hipMemcpy(void* dst, const void* src, size_t bytes, hipMemcpyKind) {
   std::memmove(dst, src, bytes);
   return hipSuccess;
 }
-hipError_t hipMemcpyAsync(void* dst, const void* src, size_t bytes, hipMemcpyKind kind, hipStream_t) {
+hipError_t hipMemcpyAsync(void* dst, const void* src, size_t bytes, hipMemcpyKind kind,
+                          hipStream_t) {
   return hipMemcpy(dst, src, bytes, kind);
 }
 hipError_t hipMemcpyDtoD(void* dst, const void* src, size_t bytes) {
@@ -91,7 +92,9 @@ hipError_t hipMemset(void* dst, int value, size_t bytes) {
   std::memset(dst, value, bytes);
   return hipSuccess;
 }
-hipError_t hipMemsetAsync(void* dst, int value, size_t bytes, hipStream_t) { return hipMemset(dst, value, bytes); }
+hipError_t hipMemsetAsync(void* dst, int value, size_t bytes, hipStream_t) {
+  return hipMemset(dst, value, bytes);
+}
 hipError_t hipMemsetD32(void* dst, int value, size_t count) {
   if (dst == nullptr && count != 0) return fail(hipErrorInvalidValue);
   auto* p = static_cast<int*>(dst);
@@ -110,7 +113,9 @@ hipError_t hipStreamCreate(hipStream_t* stream) {
   *stream = new ihipStream_t();
   return hipSuccess;
 }
-hipError_t hipStreamCreateWithFlags(hipStream_t* stream, unsigned) { return hipStreamCreate(stream); }
+hipError_t hipStreamCreateWithFlags(hipStream_t* stream, unsigned) {
+  return hipStreamCreate(stream);
+}
 hipError_t hipStreamDestroy(hipStream_t stream) {
   delete stream;
   return hipSuccess;
@@ -152,7 +157,9 @@ hipError_t hipGetDevice(int* device) {
   *device = 0;
   return hipSuccess;
 }
-hipError_t hipSetDevice(int device) { return device == 0 ? hipSuccess : fail(hipErrorInvalidDevice); }
+hipError_t hipSetDevice(int device) {
+  return device == 0 ? hipSuccess : fail(hipErrorInvalidDevice);
+}
 hipError_t hipGetDeviceCount(int* count) {
   if (count == nullptr) return fail(hipErrorInvalidValue);
   *count = 1;
@@ -192,15 +199,32 @@ hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t attr, int devi
   hipError_t e = hipGetDeviceProperties(&p, device);
   if (e != hipSuccess) return e;
   switch (attr) {
-    case hipDeviceAttributeMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
-    case hipDeviceAttributeWarpSize: *value = p.warpSize; break;
-    case hipDeviceAttributeMultiprocessorCount: *value = p.multiProcessorCount; break;
-    case hipDeviceAttributeMaxSharedMemoryPerBlock: *value = int(p.sharedMemPerBlock); break;
-    case hipDeviceAttributeL2CacheSize: *value = p.l2CacheSize; break;
-    case hipDeviceAttributeMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
-    case hipDeviceAttributeMaxGridDimX: *value = p.maxGridSize[0]; break;
-    case hipDeviceAttributeClockRate: *value = p.clockRate; break;
-    default: return fail(hipErrorInvalidValue);
+    case hipDeviceAttributeMaxThreadsPerBlock:
+      *value = p.maxThreadsPerBlock;
+      break;
+    case hipDeviceAttributeWarpSize:
+      *value = p.warpSize;
+      break;
+    case hipDeviceAttributeMultiprocessorCount:
+      *value = p.multiProcessorCount;
+      break;
+    case hipDeviceAttributeMaxSharedMemoryPerBlock:
+      *value = int(p.sharedMemPerBlock);
+      break;
+    case hipDeviceAttributeL2CacheSize:
+      *value = p.l2CacheSize;
+      break;
+    case hipDeviceAttributeMaxBlockDimX:
+      *value = p.maxThreadsDim[0];
+      break;
+    case hipDeviceAttributeMaxGridDimX:
+      *value = p.maxGridSize[0];
+      break;
+    case hipDeviceAttributeClockRate:
+      *value = p.clockRate;
+      break;
+    default:
+      return fail(hipErrorInvalidValue);
   }
   return hipSuccess;
 }
@@ -212,17 +236,28 @@ hipError_t hipGetLastError() {
 hipError_t hipPeekAtLastError() { return kta_rt::t_last_error; }
 const char* hipGetErrorName(hipError_t error) {
   switch (error) {
-    case hipSuccess: return "hipSuccess";
-    case hipErrorInvalidValue: return "hipErrorInvalidValue";
-    case hipErrorOutOfMemory: return "hipErrorOutOfMemory";
-    case hipErrorNotInitialized: return "hipErrorNotInitialized";
-    case hipErrorInvalidConfiguration: return "hipErrorInvalidConfiguration";
-    case hipErrorInvalidDevice: return "hipErrorInvalidDevice";
-    case hipErrorInvalidResourceHandle: return "hipErrorInvalidResourceHandle";
-    case hipErrorNotReady: return "hipErrorNotReady";
-    case hipErrorInvalidDevicePointer: return "hipErrorInvalidDevicePointer";
-    case hipErrorLaunchFailure: return "hipErrorLaunchFailure";
-    default: return "hipErrorUnknown";
+    case hipSuccess:
+      return "hipSuccess";
+    case hipErrorInvalidValue:
+      return "hipErrorInvalidValue";
+    case hipErrorOutOfMemory:
+      return "hipErrorOutOfMemory";
+    case hipErrorNotInitialized:
+      return "hipErrorNotInitialized";
+    case hipErrorInvalidConfiguration:
+      return "hipErrorInvalidConfiguration";
+    case hipErrorInvalidDevice:
+      return "hipErrorInvalidDevice";
+    case hipErrorInvalidResourceHandle:
+      return "hipErrorInvalidResourceHandle";
+    case hipErrorNotReady:
+      return "hipErrorNotReady";
+    case hipErrorInvalidDevicePointer:
+      return "hipErrorInvalidDevicePointer";
+    case hipErrorLaunchFailure:
+      return "hipErrorLaunchFailure";
+    default:
+      return "hipErrorUnknown";
   }
 }
 const char* hipGetErrorString(hipError_t error) {

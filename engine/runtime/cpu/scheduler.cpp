@@ -63,16 +63,20 @@ std::string format_dim(dim3 d) {
 // Empty when the launch is valid, else why a GPU would refuse it.
 std::string check_geometry(const LaunchDesc& d, size_t static_shared) {
   const dim3 g = d.grid, b = d.block;
-  if (g.x == 0 || g.y == 0 || g.z == 0) return "invalid geometry: grid " + format_dim(g) + " has a zero dimension";
-  if (b.x == 0 || b.y == 0 || b.z == 0) return "invalid geometry: block " + format_dim(b) + " has a zero dimension";
+  if (g.x == 0 || g.y == 0 || g.z == 0)
+    return "invalid geometry: grid " + format_dim(g) + " has a zero dimension";
+  if (b.x == 0 || b.y == 0 || b.z == 0)
+    return "invalid geometry: block " + format_dim(b) + " has a zero dimension";
   uint64_t threads = uint64_t(b.x) * b.y * b.z;
   if (threads > g_config.max_threads_per_block)
     return "invalid geometry: block " + format_dim(b) + " has " + std::to_string(threads) +
            " threads, the limit is " + std::to_string(g_config.max_threads_per_block);
   if (b.x > 1024 || b.y > 1024 || b.z > 1024)
-    return "invalid geometry: block " + format_dim(b) + " exceeds the per-dimension limit (1024,1024,1024)";
+    return "invalid geometry: block " + format_dim(b) +
+           " exceeds the per-dimension limit (1024,1024,1024)";
   if (g.x > 2147483647u || g.y > 65535u || g.z > 65535u)
-    return "invalid geometry: grid " + format_dim(g) + " exceeds the limit (2147483647,65535,65535)";
+    return "invalid geometry: grid " + format_dim(g) +
+           " exceeds the limit (2147483647,65535,65535)";
   size_t shared = static_shared + d.dynamic_shared_bytes;
   if (shared > g_config.shared_mem_limit)
     return "shared memory over limit: " + std::to_string(shared) + " bytes per block (" +
@@ -132,10 +136,12 @@ void run_blocks(Job& job) {
       try {
         d.run_block(d.closure);
       } catch (const std::exception& e) {
-        job.fail(std::string(e.what()) + " in block " + format_dim(dim3(t.block_idx.x, t.block_idx.y, t.block_idx.z)));
+        job.fail(std::string(e.what()) + " in block " +
+                 format_dim(dim3(t.block_idx.x, t.block_idx.y, t.block_idx.z)));
         return;
       } catch (...) {
-        job.fail("unknown exception in block " + format_dim(dim3(t.block_idx.x, t.block_idx.y, t.block_idx.z)));
+        job.fail("unknown exception in block " +
+                 format_dim(dim3(t.block_idx.x, t.block_idx.y, t.block_idx.z)));
         return;
       }
       if (job.failed.load(std::memory_order_relaxed)) return;
@@ -207,7 +213,8 @@ std::string g_sticky_error;
 Pool& pool() {
   std::lock_guard<std::mutex> lock(g_pool_mu);
   if (g_pool == nullptr) {
-    unsigned n = g_config.threads != 0 ? g_config.threads : std::max(1u, std::thread::hardware_concurrency());
+    unsigned n = g_config.threads != 0 ? g_config.threads
+                                       : std::max(1u, std::thread::hardware_concurrency());
     g_pool = new Pool(n);
   }
   return *g_pool;

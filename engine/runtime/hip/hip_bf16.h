@@ -26,10 +26,18 @@ struct __hip_bfloat16 {
     std::memcpy(&f, &u, 4);
     return f;
   }
-  __hip_bfloat16& operator+=(__hip_bfloat16 o) { return *this = __hip_bfloat16(float(*this) + float(o)); }
-  __hip_bfloat16& operator-=(__hip_bfloat16 o) { return *this = __hip_bfloat16(float(*this) - float(o)); }
-  __hip_bfloat16& operator*=(__hip_bfloat16 o) { return *this = __hip_bfloat16(float(*this) * float(o)); }
-  __hip_bfloat16& operator/=(__hip_bfloat16 o) { return *this = __hip_bfloat16(float(*this) / float(o)); }
+  __hip_bfloat16& operator+=(__hip_bfloat16 o) {
+    return *this = __hip_bfloat16(float(*this) + float(o));
+  }
+  __hip_bfloat16& operator-=(__hip_bfloat16 o) {
+    return *this = __hip_bfloat16(float(*this) - float(o));
+  }
+  __hip_bfloat16& operator*=(__hip_bfloat16 o) {
+    return *this = __hip_bfloat16(float(*this) * float(o));
+  }
+  __hip_bfloat16& operator/=(__hip_bfloat16 o) {
+    return *this = __hip_bfloat16(float(*this) / float(o));
+  }
 };
 typedef __hip_bfloat16 hip_bfloat16;
 typedef __hip_bfloat16 __nv_bfloat16;

@@ -74,7 +74,6 @@ inline uint32_t linear_tid() {
 }
 }  // namespace kta_rt
 
-
 // Device printf goes to the launch's collected output, like a GPU's printf buffer.
 #define printf kta_rt_printf
 namespace std {
@@ -160,13 +159,21 @@ inline T __shfl_xor(T v, int mask, int width = warpSize) {
   return ::kta_rt::warp_shuffle(v, (src & ~static_cast<unsigned>(width - 1)) == base ? src : lane);
 }
 template <class T>
-inline T __shfl_sync(unsigned long long, T v, int src, int width = warpSize) { return __shfl(v, src, width); }
+inline T __shfl_sync(unsigned long long, T v, int src, int width = warpSize) {
+  return __shfl(v, src, width);
+}
 template <class T>
-inline T __shfl_up_sync(unsigned long long, T v, unsigned d, int width = warpSize) { return __shfl_up(v, d, width); }
+inline T __shfl_up_sync(unsigned long long, T v, unsigned d, int width = warpSize) {
+  return __shfl_up(v, d, width);
+}
 template <class T>
-inline T __shfl_down_sync(unsigned long long, T v, unsigned d, int width = warpSize) { return __shfl_down(v, d, width); }
+inline T __shfl_down_sync(unsigned long long, T v, unsigned d, int width = warpSize) {
+  return __shfl_down(v, d, width);
+}
 template <class T>
-inline T __shfl_xor_sync(unsigned long long, T v, int m, int width = warpSize) { return __shfl_xor(v, m, width); }
+inline T __shfl_xor_sync(unsigned long long, T v, int m, int width = warpSize) {
+  return __shfl_xor(v, m, width);
+}
 inline unsigned long long __ballot(int p) {
   KTA_COMPILER_BARRIER();
   unsigned long long r = kta_rt_warp_ballot(p);
@@ -189,7 +196,9 @@ inline unsigned long long __activemask() {
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
 inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x)); }
-inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x)); }
+inline int __clzll(long long x) {
+  return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x));
+}
 inline int __ffs(int x) { return __builtin_ffs(x); }
 inline int __ffsll(long long x) { return __builtin_ffsll(x); }
 inline unsigned __brev(unsigned x) {
@@ -225,6 +234,8 @@ inline float max(float a, float b) { return fmaxf(a, b); }
 inline double min(double a, double b) { return fmin(a, b); }
 inline double max(double a, double b) { return fmax(a, b); }
 
+// The rest of the model, in dependency order (the launch code names vector and half types).
+// clang-format off
 #include "kta/cpu_math.h"
 #include "kta/cpu_vector_types.h"
 #include "kta/cpu_atomics.h"
@@ -232,5 +243,6 @@ inline double max(double a, double b) { return fmax(a, b); }
 #include "hip/hip_bf16.h"
 #include "kta/cpu_host_api.h"
 #include "kta/cpu_launch.h"
+// clang-format on
 
 #endif  // KTA_HIP_RUNTIME_H

@@ -9,5 +9,6 @@
 #ifdef NDEBUG
 #define assert(e) ((void)0)
 #else
-#define assert(e) ((e) ? (void)0 : kta_rt_fail("device assertion '" #e "' failed", __FILE__, __LINE__))
+#define assert(e) \
+  ((e) ? (void)0 : kta_rt_fail("device assertion '" #e "' failed", __FILE__, __LINE__))
 #endif

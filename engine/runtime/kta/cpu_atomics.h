@@ -27,22 +27,22 @@ inline T atomic_max(T* p, T v) {
 }
 }  // namespace kta_rt
 
-#define KTA_ATOMIC_INT(T)                                                                       \
-  inline T atomicAdd(T* p, T v) { return ::kta_rt::aref(p).fetch_add(v); }                     \
-  inline T atomicSub(T* p, T v) { return ::kta_rt::aref(p).fetch_sub(v); }                     \
-  inline T atomicAnd(T* p, T v) { return ::kta_rt::aref(p).fetch_and(v); }                     \
-  inline T atomicOr(T* p, T v) { return ::kta_rt::aref(p).fetch_or(v); }                       \
-  inline T atomicXor(T* p, T v) { return ::kta_rt::aref(p).fetch_xor(v); }                     \
-  inline T atomicExch(T* p, T v) { return ::kta_rt::aref(p).exchange(v); }                     \
-  inline T atomicMin(T* p, T v) { return ::kta_rt::atomic_min(p, v); }                         \
-  inline T atomicMax(T* p, T v) { return ::kta_rt::atomic_max(p, v); }                         \
-  inline T atomicCAS(T* p, T cmp, T v) {                                                       \
-    ::kta_rt::aref(p).compare_exchange_strong(cmp, v);                                         \
-    return cmp;                                                                                \
-  }                                                                                            \
-  inline T atomicAdd_block(T* p, T v) { return atomicAdd(p, v); }                              \
-  inline T atomicAdd_system(T* p, T v) { return atomicAdd(p, v); }                             \
-  inline T atomicCAS_block(T* p, T c, T v) { return atomicCAS(p, c, v); }                      \
+#define KTA_ATOMIC_INT(T)                                                  \
+  inline T atomicAdd(T* p, T v) { return ::kta_rt::aref(p).fetch_add(v); } \
+  inline T atomicSub(T* p, T v) { return ::kta_rt::aref(p).fetch_sub(v); } \
+  inline T atomicAnd(T* p, T v) { return ::kta_rt::aref(p).fetch_and(v); } \
+  inline T atomicOr(T* p, T v) { return ::kta_rt::aref(p).fetch_or(v); }   \
+  inline T atomicXor(T* p, T v) { return ::kta_rt::aref(p).fetch_xor(v); } \
+  inline T atomicExch(T* p, T v) { return ::kta_rt::aref(p).exchange(v); } \
+  inline T atomicMin(T* p, T v) { return ::kta_rt::atomic_min(p, v); }     \
+  inline T atomicMax(T* p, T v) { return ::kta_rt::atomic_max(p, v); }     \
+  inline T atomicCAS(T* p, T cmp, T v) {                                   \
+    ::kta_rt::aref(p).compare_exchange_strong(cmp, v);                     \
+    return cmp;                                                            \
+  }                                                                        \
+  inline T atomicAdd_block(T* p, T v) { return atomicAdd(p, v); }          \
+  inline T atomicAdd_system(T* p, T v) { return atomicAdd(p, v); }         \
+  inline T atomicCAS_block(T* p, T c, T v) { return atomicCAS(p, c, v); }  \
   inline T atomicCAS_system(T* p, T c, T v) { return atomicCAS(p, c, v); }
 
 KTA_ATOMIC_INT(int)
@@ -51,14 +51,14 @@ KTA_ATOMIC_INT(long long)
 KTA_ATOMIC_INT(unsigned long long)
 #undef KTA_ATOMIC_INT
 
-#define KTA_ATOMIC_FLOAT(T)                                                                     \
-  inline T atomicAdd(T* p, T v) { return ::kta_rt::aref(p).fetch_add(v); }                     \
-  inline T atomicSub(T* p, T v) { return ::kta_rt::aref(p).fetch_sub(v); }                     \
-  inline T atomicExch(T* p, T v) { return ::kta_rt::aref(p).exchange(v); }                     \
-  inline T atomicMin(T* p, T v) { return ::kta_rt::atomic_min(p, v); }                         \
-  inline T atomicMax(T* p, T v) { return ::kta_rt::atomic_max(p, v); }                         \
-  inline T atomicAdd_block(T* p, T v) { return atomicAdd(p, v); }                              \
-  inline T atomicAdd_system(T* p, T v) { return atomicAdd(p, v); }                             \
+#define KTA_ATOMIC_FLOAT(T)                                                \
+  inline T atomicAdd(T* p, T v) { return ::kta_rt::aref(p).fetch_add(v); } \
+  inline T atomicSub(T* p, T v) { return ::kta_rt::aref(p).fetch_sub(v); } \
+  inline T atomicExch(T* p, T v) { return ::kta_rt::aref(p).exchange(v); } \
+  inline T atomicMin(T* p, T v) { return ::kta_rt::atomic_min(p, v); }     \
+  inline T atomicMax(T* p, T v) { return ::kta_rt::atomic_max(p, v); }     \
+  inline T atomicAdd_block(T* p, T v) { return atomicAdd(p, v); }          \
+  inline T atomicAdd_system(T* p, T v) { return atomicAdd(p, v); }         \
   inline T unsafeAtomicAdd(T* p, T v) { return atomicAdd(p, v); }
 
 KTA_ATOMIC_FLOAT(float)

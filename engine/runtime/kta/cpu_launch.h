@@ -65,7 +65,8 @@ void fiber_block(void* closure) {
 
 template <class F>
 inline int run_grid(dim3 grid, dim3 block, size_t shared, F& body) {
-  LaunchDesc d{grid, block, shared, KTA_WARP_SIZE, KTA_FIBERS ? &fiber_block<F> : &loop_block<F>, &body};
+  LaunchDesc d{grid, block, shared, KTA_WARP_SIZE, KTA_FIBERS ? &fiber_block<F> : &loop_block<F>,
+               &body};
   return kta_rt_launch(&d);
 }
 
@@ -84,30 +85,52 @@ inline hipError_t launch_chevron(K&& kernel, LaunchCfg cfg, A&&... a) {
 template <class T>
 constexpr const char* type_name() {
   using U = std::remove_cv_t<T>;
-  if constexpr (std::is_same_v<U, bool>) return "bool";
-  else if constexpr (std::is_same_v<U, char> || std::is_same_v<U, signed char>) return "i8";
-  else if constexpr (std::is_same_v<U, unsigned char>) return "u8";
-  else if constexpr (std::is_same_v<U, short>) return "i16";
-  else if constexpr (std::is_same_v<U, unsigned short>) return "u16";
-  else if constexpr (std::is_same_v<U, int>) return "i32";
-  else if constexpr (std::is_same_v<U, unsigned>) return "u32";
-  else if constexpr (std::is_same_v<U, long> || std::is_same_v<U, long long>) return "i64";
+  if constexpr (std::is_same_v<U, bool>)
+    return "bool";
+  else if constexpr (std::is_same_v<U, char> || std::is_same_v<U, signed char>)
+    return "i8";
+  else if constexpr (std::is_same_v<U, unsigned char>)
+    return "u8";
+  else if constexpr (std::is_same_v<U, short>)
+    return "i16";
+  else if constexpr (std::is_same_v<U, unsigned short>)
+    return "u16";
+  else if constexpr (std::is_same_v<U, int>)
+    return "i32";
+  else if constexpr (std::is_same_v<U, unsigned>)
+    return "u32";
+  else if constexpr (std::is_same_v<U, long> || std::is_same_v<U, long long>)
+    return "i64";
   else if constexpr (std::is_same_v<U, unsigned long> || std::is_same_v<U, unsigned long long>)
     return "u64";
-  else if constexpr (std::is_same_v<U, float>) return "f32";
-  else if constexpr (std::is_same_v<U, double>) return "f64";
-  else if constexpr (std::is_same_v<U, __half>) return "f16";
-  else if constexpr (std::is_same_v<U, __half2>) return "f16x2";
-  else if constexpr (std::is_same_v<U, __hip_bfloat16>) return "bf16";
-  else if constexpr (std::is_same_v<U, void>) return "void";
-  else if constexpr (std::is_same_v<U, float2>) return "f32x2";
-  else if constexpr (std::is_same_v<U, float4>) return "f32x4";
-  else if constexpr (std::is_same_v<U, double2>) return "f64x2";
-  else if constexpr (std::is_same_v<U, int2>) return "i32x2";
-  else if constexpr (std::is_same_v<U, int4>) return "i32x4";
-  else if constexpr (std::is_same_v<U, uchar4>) return "u8x4";
-  else if constexpr (std::is_same_v<U, char4>) return "i8x4";
-  else return "?";
+  else if constexpr (std::is_same_v<U, float>)
+    return "f32";
+  else if constexpr (std::is_same_v<U, double>)
+    return "f64";
+  else if constexpr (std::is_same_v<U, __half>)
+    return "f16";
+  else if constexpr (std::is_same_v<U, __half2>)
+    return "f16x2";
+  else if constexpr (std::is_same_v<U, __hip_bfloat16>)
+    return "bf16";
+  else if constexpr (std::is_same_v<U, void>)
+    return "void";
+  else if constexpr (std::is_same_v<U, float2>)
+    return "f32x2";
+  else if constexpr (std::is_same_v<U, float4>)
+    return "f32x4";
+  else if constexpr (std::is_same_v<U, double2>)
+    return "f64x2";
+  else if constexpr (std::is_same_v<U, int2>)
+    return "i32x2";
+  else if constexpr (std::is_same_v<U, int4>)
+    return "i32x4";
+  else if constexpr (std::is_same_v<U, uchar4>)
+    return "u8x4";
+  else if constexpr (std::is_same_v<U, char4>)
+    return "i8x4";
+  else
+    return "?";
 }
 // One parameter as "TYPE" for scalars, "*TYPE" or "*const TYPE" for pointers.
 template <class P>
@@ -119,8 +142,10 @@ inline void append_param(char*& out, const char* end) {
     using E = std::remove_pointer_t<P>;
     put("*");
     if constexpr (std::is_const_v<E>) put("const ");
-    if constexpr (std::is_pointer_v<E>) put("ptr");
-    else put(type_name<E>());
+    if constexpr (std::is_pointer_v<E>)
+      put("ptr");
+    else
+      put(type_name<E>());
   } else if constexpr (std::is_reference_v<P>) {
     put("&");
   } else {
@@ -155,8 +180,8 @@ struct Entry<K> {
 
 }  // namespace kta_rt
 
-#define hipLaunchKernelGGL(kernel, grid, block, shared, stream, ...)                            \
-  ::kta_rt::launch_chevron([&](auto&&... kta_a) { kernel(kta_a...); },                         \
-                           ::kta_rt::LaunchCfg((grid), (block), (shared), (stream)),             \
+#define hipLaunchKernelGGL(kernel, grid, block, shared, stream, ...)                 \
+  ::kta_rt::launch_chevron([&](auto&&... kta_a) { kernel(kta_a...); },               \
+                           ::kta_rt::LaunchCfg((grid), (block), (shared), (stream)), \
                            ##__VA_ARGS__)
 #define hipLaunchKernelEx hipLaunchKernelGGL

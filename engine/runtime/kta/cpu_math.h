@@ -15,7 +15,10 @@ inline float __log10f(float x) { return log10f(x); }
 inline float __sinf(float x) { return sinf(x); }
 inline float __cosf(float x) { return cosf(x); }
 inline float __tanf(float x) { return tanf(x); }
-inline void __sincosf(float x, float* s, float* c) { *s = sinf(x); *c = cosf(x); }
+inline void __sincosf(float x, float* s, float* c) {
+  *s = sinf(x);
+  *c = cosf(x);
+}
 inline float __powf(float x, float y) { return powf(x, y); }
 inline float __fdividef(float x, float y) { return x / y; }
 inline float __fdiv_rn(float x, float y) { return x / y; }
@@ -48,4 +51,7 @@ inline float normcdff(float x) { return 0.5f * erfcf(-x * 0.70710678118654752f);
 inline double normcdf(double x) { return 0.5 * erfc(-x * 0.70710678118654752); }
 inline float sinpif(float x) { return sinf(x * 3.14159265358979323846f); }
 inline float cospif(float x) { return cosf(x * 3.14159265358979323846f); }
-inline void sincospif(float x, float* s, float* c) { *s = sinpif(x); *c = cospif(x); }
+inline void sincospif(float x, float* s, float* c) {
+  *s = sinpif(x);
+  *c = cospif(x);
+}

@@ -35,7 +35,7 @@ struct ThreadState {
   void* dynamic_shared;
   uint32_t linear_tid;  // thread_idx.x + block_dim.x * (thread_idx.y + block_dim.y * thread_idx.z)
   uint32_t warp_size;
-  void* scheduler;      // the fiber scheduler of the running block; null in loop mode
+  void* scheduler;  // the fiber scheduler of the running block; null in loop mode
 };
 
 extern KTA_RT_API constinit thread_local ThreadState tls __attribute__((tls_model("initial-exec")));
