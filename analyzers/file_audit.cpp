@@ -87,6 +87,14 @@ class AuditConsumer : public clang::ASTConsumer {
     for (auto& c : checks_) c->register_matchers(finder_);
   }
   void HandleTranslationUnit(clang::ASTContext& ast) override {
+    // Match only the audited file's own declarations: the shim and the system headers hold
+    // nothing to report, and walking their ASTs would cost more than the audit itself.
+    std::vector<clang::Decl*> own;
+    const clang::SourceManager& sm = ast.getSourceManager();
+    for (clang::Decl* d : ast.getTranslationUnitDecl()->decls())
+      if (d->getLocation().isValid() && sm.isWrittenInMainFile(sm.getExpansionLoc(d->getLocation())))
+        own.push_back(d);
+    ast.setTraversalScope(own);
     finder_.matchAST(ast);
     for (auto& c : checks_) c->finish(ast);
   }

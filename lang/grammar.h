@@ -84,7 +84,7 @@ struct unary;
 struct unary_op : seq<one<'-', '!'>, not_at<one<'='>>> {};
 struct prefixed : seq<unary_op, sp, must<unary>> {};
 struct unary : sor<prefixed, primary> {};
-struct mul_op : sor<one<'*'>, one<'/'>, one<'%'>> {};
+struct mul_op : sor<one<'*'>, seq<one<'/'>, not_at<one<'/', '*'>>>, one<'%'>> {};
 struct mul_tail : seq<mul_op, op_ws, must<unary>> {};
 struct mul_expr : seq<unary, star<op_ws, mul_tail>> {};
 struct add_op : one<'+', '-'> {};

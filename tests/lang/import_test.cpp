@@ -86,7 +86,7 @@ TEST_F(ImportTest, ErrorsInImportedFilesPointIntoThem) {
   dir.write("bad.kta", "const X = 1 +\n");
   auto f = dir.write("main.kta", "import bad\n");
   EXPECT_FALSE(load(f, out));
-  EXPECT_NE(out.find("bad.kta:1:14: error: expected an expression, found end of file"), std::string::npos) << out;
+  EXPECT_NE(out.find("bad.kta:1:14: error: expected an expression, found end of line"), std::string::npos) << out;
 }
 
 }  // namespace

@@ -151,7 +151,9 @@ TEST(Factory, SpecsResolve) {
     EXPECT_EQ(engine::resolve_device_spec("auto", &why), "cpu");
     EXPECT_EQ(why, "no GPU found (no /dev/kfd, no /dev/nvidiactl); using the cpu device");
   }
+  EXPECT_EQ(engine::resolve_device_spec("hip:1"), "hip");
   EXPECT_THROW(engine::resolve_device_spec("tpu"), std::invalid_argument);
+  EXPECT_THROW(engine::resolve_device_spec("hip:x"), std::invalid_argument);
   auto d = engine::make_isolated_device("cpu", device_test_options());
   EXPECT_EQ(d->info().kind, "cpu");
 }
