@@ -58,7 +58,9 @@ struct op_ws {
             template <typename...> class Control, typename ParseInput, typename... States>
   static bool match(ParseInput& in, States&&... st) {
     if constexpr (sizeof...(States) == 1) {
-      if (((st.depth == 0) && ...)) return Control<sp>::template match<A, M, Action, Control>(in, st...);
+      bool flat = false;
+      ((flat = st.depth == 0), ...);
+      if (flat) return Control<sp>::template match<A, M, Action, Control>(in, st...);
     }
     return Control<ws>::template match<A, M, Action, Control>(in, st...);
   }

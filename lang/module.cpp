@@ -128,7 +128,7 @@ void ModuleLoader::resolve_imports(Module& m) {
         if (!short_path.empty() && short_path.string().size() < shown.size()) shown = short_path.string();
         list += (list.empty() ? "" : ", ") + shown;
       }
-      diags_.note({}, Msg::note_search_path, list);
+      diags_.note(imp->module_where, Msg::note_search_path, list);
       continue;
     }
     fs::path abs = fs::absolute(found, ec).lexically_normal();

@@ -113,14 +113,17 @@ void add_audit_command(CLI::App& app, CliState& state) {
   auto* cmd = app.add_subcommand("audit", "find hard-coded shape assumptions in HIP kernels");
   cmd->add_option("files", args->files, "HIP kernel or launcher files to audit");
   cmd->add_option("--task", args->task, "take shape values (visible grid) and baseline from this .kta task");
-  cmd->add_option("--shape", args->shapes, "visible shape values, e.g. N=4096,M=128 or N=4096|8192 (repeatable)");
+  // One value per occurrence, so `--shape N=4096 k.hip` leaves k.hip to the file list.
+  cmd->add_option("--shape", args->shapes, "visible shape values, e.g. N=4096,M=128 or N=4096|8192 (repeatable)")
+      ->allow_extra_args(false);
   cmd->add_option("--baseline", args->baseline, "report only findings not also present in this file");
   cmd->add_flag("--all", args->all, "report every finding, ignoring the baseline");
   cmd->add_option("--format", args->format, "output format")->check(CLI::IsMember({"text", "json", "sarif"}));
   cmd->add_option("--fail-on", args->fail_on, "exit 1 when a finding reaches this level")
       ->check(CLI::IsMember({"warning", "error"}));
   cmd->add_option("-j,--jobs", args->jobs, "files audited in parallel (default: one per core)");
-  cmd->add_option("-I,--include", args->include_dirs, "extra include folder for the audited files");
+  cmd->add_option("-I,--include", args->include_dirs, "extra include folder for the audited files")
+      ->allow_extra_args(false);
   cmd->add_flag("--list-checks", args->list_checks, "list the checks and exit");
   cmd->footer(
       "exit status: 0 nothing reaches --fail-on, 1 something does, 2 usage error\n"

@@ -168,10 +168,14 @@ struct DeviceOptions {
       size_t(8) << 30;           // isolated: address-space limit of the worker (off under ASan)
   std::filesystem::path worker;  // isolated: the kta-worker binary; empty: found
   size_t fiber_stack_bytes = 128 * 1024;  // cpu: stack of each GPU thread of a synchronizing kernel
+  // isolated: what the worker hosts, "cpu" or "hip:N" ("cpu-staged": the cpu device with memory
+  // of its own, staged as a GPU's is; for tests of that path on machines without a GPU)
+  std::string device = "cpu";
 };
 
-// "cpu", "hip" or "auto" (a GPU when one is present, else cpu). Returns the concrete kind and,
-// for auto, why it was chosen; throws std::invalid_argument for an unknown spec.
+// "cpu", "hip", "hip:N" or "auto" (a GPU when one is present, else cpu). Returns the concrete
+// device, "cpu" or "hip:N", and for auto why it was chosen; throws std::invalid_argument for an
+// unknown spec.
 std::string resolve_device_spec(const std::string& spec, std::string* why = nullptr);
 // A device in this process. Only for trusted code (tests, benchmarks, the worker itself).
 std::unique_ptr<Device> make_device(const std::string& spec, const DeviceOptions& options = {});

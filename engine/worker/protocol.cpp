@@ -32,7 +32,8 @@ json to_json(const DeviceOptions& o) {
           {"compiler", o.compiler},
           {"compile_timeout_s", o.compile_timeout_s},
           {"memory_limit", o.memory_limit},
-          {"fiber_stack_bytes", o.fiber_stack_bytes}};
+          {"fiber_stack_bytes", o.fiber_stack_bytes},
+          {"device", o.device}};
 }
 DeviceOptions options_from_json(const json& j) {
   DeviceOptions o;
@@ -45,6 +46,7 @@ DeviceOptions options_from_json(const json& j) {
   o.compile_timeout_s = j.at("compile_timeout_s").get<double>();
   o.memory_limit = j.at("memory_limit").get<size_t>();
   o.fiber_stack_bytes = j.at("fiber_stack_bytes").get<size_t>();
+  o.device = j.value("device", std::string("cpu"));
   return o;
 }
 
@@ -151,7 +153,8 @@ json to_json(const LaunchResult& r) {
   return {{"ok", r.ok},
           {"error", clip(r.error)},
           {"output", clip(r.output)},
-          {"device_restarted", r.device_restarted}};
+          {"device_restarted", r.device_restarted},
+          {"context_lost", r.context_lost}};
 }
 LaunchResult launch_result_from_json(const json& j) {
   LaunchResult r;
@@ -159,6 +162,7 @@ LaunchResult launch_result_from_json(const json& j) {
   r.error = j.at("error").get<std::string>();
   r.output = j.at("output").get<std::string>();
   r.device_restarted = j.at("device_restarted").get<bool>();
+  r.context_lost = j.value("context_lost", false);
   return r;
 }
 
@@ -169,7 +173,8 @@ json to_json(const DeviceInfo& i) {
           {"l2_bytes", i.l2_bytes},
           {"shared_mem_per_block", i.shared_mem_per_block},
           {"max_threads_per_block", i.max_threads_per_block},
-          {"peak_bandwidth", i.peak_bandwidth}};
+          {"peak_bandwidth", i.peak_bandwidth},
+          {"details", clip(i.details)}};
 }
 DeviceInfo device_info_from_json(const json& j) {
   DeviceInfo i;
@@ -180,6 +185,7 @@ DeviceInfo device_info_from_json(const json& j) {
   i.shared_mem_per_block = j.at("shared_mem_per_block").get<size_t>();
   i.max_threads_per_block = j.at("max_threads_per_block").get<int>();
   i.peak_bandwidth = j.at("peak_bandwidth").get<double>();
+  i.details = j.value("details", std::string());
   return i;
 }
 

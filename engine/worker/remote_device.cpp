@@ -336,15 +336,38 @@ const RemoteDevice::Shared& RemoteDevice::shared(Buffer b, size_t bytes) const {
   return it->second;
 }
 
+// The shared memory is the authoritative copy while no worker runs: a (re)started worker stages
+// every buffer from it. A device with memory of its own (hip) is kept in step explicitly.
 void RemoteDevice::upload(Buffer dst, const void* src, size_t bytes) {
   std::memcpy(shared(dst, bytes).data, src, bytes);
+  if (staged()) stage({{"op", "upload"}, {"id", dst.id}});
 }
 void RemoteDevice::download(void* dst, Buffer src, size_t bytes) {
-  std::memcpy(dst, shared(src, bytes).data, bytes);
+  const Shared& s = shared(src, bytes);
+  // When the worker is gone the device copy is lost; the shared memory then still holds what was
+  // last staged (for outputs, the poison written before the launch), which fails any check.
+  if (staged()) stage({{"op", "download"}, {"id", src.id}});
+  std::memcpy(dst, s.data, bytes);
 }
 void RemoteDevice::fill(Buffer dst, uint8_t byte) {
   const Shared& s = shared(dst, 0);
   std::memset(s.data, byte, s.bytes);
+  if (staged()) stage({{"op", "fill"}, {"id", dst.id}, {"byte", byte}});
+}
+
+void RemoteDevice::stage(const json& q) {
+  if (pid_ <= 0) return;
+  std::string failure;
+  request(q, options_.launch_timeout_s, &failure);
+}
+
+LaunchResult RemoteDevice::checked(LaunchResult r) {
+  // A GPU context that saw a device error is unusable: the next request gets a fresh worker.
+  if (r.context_lost) {
+    stop();
+    r.device_restarted = true;
+  }
+  return r;
 }
 
 CompileResult RemoteDevice::compile(const CompileRequest& request_in) {
@@ -410,7 +433,7 @@ LaunchResult RemoteDevice::launch(uint64_t module, const std::vector<KernelArg>&
       {{"op", "launch"}, {"module", remote}, {"args", to_json(args)}, {"config", to_json(config)}},
       options_.launch_timeout_s, &failure);
   if (!r) return lost(failure);
-  return launch_result_from_json(*r);
+  return checked(launch_result_from_json(*r));
 }
 
 LaunchResult RemoteDevice::call(uint64_t module, const LauncherArgs& args) {
@@ -423,7 +446,7 @@ LaunchResult RemoteDevice::call(uint64_t module, const LauncherArgs& args) {
   auto r = request({{"op", "call"}, {"module", remote}, {"args", to_json(args)}},
                    options_.launch_timeout_s, &failure);
   if (!r) return lost(failure);
-  return launch_result_from_json(*r);
+  return checked(launch_result_from_json(*r));
 }
 
 TimedResult RemoteDevice::timed_launch(uint64_t module, const std::vector<KernelArg>& args,
@@ -452,7 +475,7 @@ TimedResult RemoteDevice::timed_launch(uint64_t module, const std::vector<Kernel
     t.status = lost(failure);
     return t;
   }
-  t.status = launch_result_from_json(r->at("status"));
+  t.status = checked(launch_result_from_json(r->at("status")));
   t.seconds = r->at("seconds").get<double>();
   return t;
 }
@@ -482,7 +505,7 @@ TimedResult RemoteDevice::timed_call(uint64_t module, const LauncherArgs& args, 
     t.status = lost(failure);
     return t;
   }
-  t.status = launch_result_from_json(r->at("status"));
+  t.status = checked(launch_result_from_json(r->at("status")));
   t.seconds = r->at("seconds").get<double>();
   return t;
 }

@@ -69,6 +69,9 @@ class RemoteDevice : public Device {
   std::string load(ModuleRecord& m, uint64_t* remote);
   const Shared& shared(Buffer b, size_t bytes) const;
   LaunchResult lost(const std::string& why);
+  LaunchResult checked(LaunchResult r);
+  bool staged() const { return info_.kind != "cpu"; }
+  void stage(const json& q);
 
   DeviceOptions options_;
   DeviceInfo info_;

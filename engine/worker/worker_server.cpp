@@ -10,14 +10,19 @@
 #include <new>
 
 #include "engine/device/cpu/cpu_device.h"
+#include "engine/device/hip/hip_plugin_loader.h"
 #include "engine/worker/protocol.h"
 
 namespace kta::engine::worker {
 namespace {
 
+// One engine buffer: the shared memory both processes map, and for a device with memory of its
+// own (hip) the device buffer it is staged to.
 struct Mapping {
   void* data = nullptr;
   size_t length = 0;
+  size_t bytes = 0;
+  Buffer device;
 };
 
 std::string gib(size_t bytes) {
@@ -74,9 +79,54 @@ class Server {
     return r;
   }
 
-  cpu::CpuDevice& device() {
+  Device& device() {
     if (!device_) throw std::runtime_error("no hello received");
     return *device_;
+  }
+
+  // The device's own buffer for an engine buffer id (the id itself on cpu, where the device
+  // adopts the shared memory).
+  Buffer device_buffer(uint64_t id) const {
+    if (cpu_ != nullptr) return Buffer{id, 0};
+    auto it = mappings_.find(id);
+    if (it == mappings_.end()) throw std::runtime_error("unknown buffer " + std::to_string(id));
+    return it->second.device;
+  }
+  Mapping& mapping(const json& q) {
+    auto it = mappings_.find(q.at("id").get<uint64_t>());
+    if (it == mappings_.end()) throw std::runtime_error("unknown buffer");
+    return it->second;
+  }
+  std::vector<KernelArg> translate(std::vector<KernelArg> args) const {
+    for (KernelArg& a : args)
+      if (a.type == ArgType::ptr) a.buffer = device_buffer(a.buffer.id);
+    return args;
+  }
+  LauncherArgs translate(LauncherArgs args) const {
+    for (TensorArg& t : args.tensors) t.buffer = device_buffer(t.buffer.id);
+    return args;
+  }
+
+  // Hosts the requested device: the cpu device, or the hip device through its plugin.
+  void open_device(const DeviceOptions& o) {
+    if (o.device == "cpu") {
+      auto cpu = std::make_unique<cpu::CpuDevice>(o);
+      cpu_ = cpu.get();
+      device_ = std::move(cpu);
+      return;
+    }
+    // The cpu device with memory of its own, staged like a GPU's: tests the staging path on
+    // machines without a GPU.
+    if (o.device == "cpu-staged") {
+      device_ = std::make_unique<cpu::CpuDevice>(o);
+      staged_kind_ = "cpu-staged";
+      return;
+    }
+    int ordinal = 0;
+    if (o.device.rfind("hip:", 0) == 0) ordinal = std::stoi(o.device.substr(4));
+    hip::HipLoad h = hip::load_hip_device(o, ordinal);
+    if (!h.device) throw std::runtime_error(h.error);
+    device_ = std::move(h.device);
   }
 
   json handle(const std::string& op, const json& q, int fd) {
@@ -89,8 +139,14 @@ class Server {
         rlimit lim{o.memory_limit, o.memory_limit};
         if (setrlimit(RLIMIT_AS, &lim) == 0) memory_limit_ = o.memory_limit;
       }
-      device_ = std::make_unique<cpu::CpuDevice>(o);
-      return {{"ok", true}, {"info", to_json(device_->info())}, {"asan", asan}, {"pid", getpid()}};
+      try {
+        open_device(o);
+      } catch (const std::exception& e) {
+        return {{"ok", false}, {"error", e.what()}};
+      }
+      DeviceInfo info = device_->info();
+      if (!staged_kind_.empty()) info.kind = staged_kind_;
+      return {{"ok", true}, {"info", to_json(info)}, {"asan", asan}, {"pid", getpid()}};
     }
     if (op == "map") {
       if (fd < 0) throw std::runtime_error("map without a descriptor");
@@ -102,8 +158,15 @@ class Server {
       if (p == MAP_FAILED)
         return {{"ok", false}, {"error", "cannot map buffer memory" + limit_text()}};
       uint64_t id = q.at("id").get<uint64_t>();
-      mappings_[id] = Mapping{p, length};
-      device().adopt(id, p, bytes);
+      Mapping m{p, length, bytes, Buffer{}};
+      if (cpu_ != nullptr) {
+        cpu_->adopt(id, p, bytes);
+      } else {
+        // The shared memory holds the buffer's last known contents (also after a restart).
+        m.device = device().alloc(bytes);
+        device().upload(m.device, p, bytes);
+      }
+      mappings_[id] = m;
       return {{"ok", true}};
     }
     if (fd >= 0) close(fd);
@@ -111,42 +174,63 @@ class Server {
       uint64_t id = q.at("id").get<uint64_t>();
       auto it = mappings_.find(id);
       if (it != mappings_.end()) {
-        device().free(Buffer{id, 0});
+        device().free(cpu_ != nullptr ? Buffer{id, 0} : it->second.device);
         munmap(it->second.data, it->second.length);
         mappings_.erase(it);
       }
+      return {{"ok", true}};
+    }
+    // Staging between the shared memory and a device's own memory (not used on cpu).
+    if (op == "upload") {
+      Mapping& m = mapping(q);
+      device().upload(m.device, m.data, m.bytes);
+      return {{"ok", true}};
+    }
+    if (op == "download") {
+      Mapping& m = mapping(q);
+      device().download(m.data, m.device, m.bytes);
+      return {{"ok", true}};
+    }
+    if (op == "fill") {
+      Mapping& m = mapping(q);
+      device().fill(m.device, q.at("byte").get<uint8_t>());
       return {{"ok", true}};
     }
     if (op == "compile")
       return to_json(device().compile(compile_request_from_json(q.at("request"))));
     if (op == "launch") {
       return to_json(with_limit(device().launch(q.at("module").get<uint64_t>(),
-                                                kernel_args_from_json(q.at("args")),
+                                                translate(kernel_args_from_json(q.at("args"))),
                                                 launch_config_from_json(q.at("config")))));
     }
     if (op == "call") {
       return to_json(with_limit(
-          device().call(q.at("module").get<uint64_t>(), launcher_args_from_json(q.at("args")))));
+          device().call(q.at("module").get<uint64_t>(), translate(launcher_args_from_json(q.at("args"))))));
     }
     if (op == "timed_launch") {
       TimedResult t =
-          device().timed_launch(q.at("module").get<uint64_t>(), kernel_args_from_json(q.at("args")),
+          device().timed_launch(q.at("module").get<uint64_t>(), translate(kernel_args_from_json(q.at("args"))),
                                 launch_config_from_json(q.at("config")), q.at("flush").get<bool>(),
                                 q.at("repeat").get<int>());
       return {{"status", to_json(with_limit(t.status))}, {"seconds", t.seconds}};
     }
     if (op == "timed_call") {
       TimedResult t =
-          device().timed_call(q.at("module").get<uint64_t>(), launcher_args_from_json(q.at("args")),
+          device().timed_call(q.at("module").get<uint64_t>(), translate(launcher_args_from_json(q.at("args"))),
                               q.at("flush").get<bool>(), q.at("repeat").get<int>());
       return {{"status", to_json(with_limit(t.status))}, {"seconds", t.seconds}};
     }
-    if (op == "sync") return {{"ok", true}};
+    if (op == "sync") {
+      device().synchronize();
+      return {{"ok", true}};
+    }
     throw std::runtime_error("unknown request '" + op + "'");
   }
 
   int socket_;
-  std::unique_ptr<cpu::CpuDevice> device_;
+  std::unique_ptr<Device> device_;
+  cpu::CpuDevice* cpu_ = nullptr;  // device_ when it is the cpu device on shared memory
+  std::string staged_kind_;
   std::map<uint64_t, Mapping> mappings_;
   size_t memory_limit_ = 0;
 };

@@ -151,11 +151,70 @@ TEST(Factory, SpecsResolve) {
     EXPECT_EQ(engine::resolve_device_spec("auto", &why), "cpu");
     EXPECT_EQ(why, "no GPU found (no /dev/kfd, no /dev/nvidiactl); using the cpu device");
   }
-  EXPECT_EQ(engine::resolve_device_spec("hip:1"), "hip");
+  EXPECT_EQ(engine::resolve_device_spec("hip:1"), "hip:1");
+  EXPECT_EQ(engine::resolve_device_spec("hip"), "hip:0");
   EXPECT_THROW(engine::resolve_device_spec("tpu"), std::invalid_argument);
   EXPECT_THROW(engine::resolve_device_spec("hip:x"), std::invalid_argument);
   auto d = engine::make_isolated_device("cpu", device_test_options());
   EXPECT_EQ(d->info().kind, "cpu");
+  if (access("/dev/kfd", F_OK) != 0 && access("/dev/nvidiactl", F_OK) != 0) {
+    try {
+      engine::make_isolated_device("hip:0", device_test_options());
+      ADD_FAILURE() << "a hip device without a GPU";
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("hip device unavailable: no GPU found", 0), 0u)
+          << e.what();
+    }
+  }
+}
+
+// A device with memory of its own (a GPU's) is staged from the shared memory: uploads, fills and
+// downloads go through the worker, and a restarted worker restages every buffer.
+class Staged : public Isolation {
+ protected:
+  static DeviceOptions staged_options() {
+    DeviceOptions o = options();
+    o.device = "cpu-staged";
+    return o;
+  }
+  engine::worker::RemoteDevice staged{staged_options()};
+};
+
+TEST_F(Staged, LaunchSeesUploadsAndDownloadSeesResults) {
+  EXPECT_EQ(staged.info().kind, "cpu-staged");
+  const int n = 300;
+  auto a = random_floats(n, 0, 1, 7), b = random_floats(n, 0, 1, 8);
+  Buffer ba = upload(staged, a), bb = upload(staged, b), bc = staged.alloc(4 * n);
+  staged.fill(bc, 0xFF);
+  uint64_t m = compile_kernel(staged, "vector_add.hip", "vector_add");
+  auto r = staged.launch(m, {ptr(ba, "float"), ptr(bb, "float"), ptr(bc, "float"), i64(n)},
+                         geometry1(2, 256));
+  ASSERT_TRUE(r.ok) << r.error;
+  auto c = download<float>(staged, bc, n);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]);
+  // A fill after the launch reaches the device copy, not only the shared memory.
+  staged.fill(bc, 0);
+  EXPECT_EQ(download<float>(staged, bc, n)[5], 0.0f);
+}
+
+TEST_F(Staged, RestartedWorkerRestagesBuffers) {
+  Buffer b = staged.alloc(4 * 64);
+  std::vector<float> keep(64, 3.0f);
+  staged.upload(b, keep.data(), 4 * 64);
+  uint64_t crash = compile_kernel(staged, "crash_segv.hip", "crash");
+  auto r = staged.launch(crash, {ptr(b, "float")}, geometry1(1, 64));
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(r.device_restarted);
+  const int n = 64;
+  auto x = random_floats(n, 0, 1, 9);
+  Buffer bx = upload(staged, x), by = staged.alloc(4 * n);
+  uint64_t add = compile_kernel(staged, "vector_add.hip", "vector_add");
+  r = staged.launch(add, {ptr(b, "float"), ptr(bx, "float"), ptr(by, "float"), i64(n)},
+                    geometry1(1, 64));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(staged.workers_started(), 2);
+  auto y = download<float>(staged, by, n);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(y[i], 3.0f + x[i]);
 }
 
 }  // namespace
