@@ -133,9 +133,11 @@ class Server {
     if (op == "hello") {
       DeviceOptions o = options_from_json(q.at("options"));
       bool asan = cpu::CpuDevice::sanitizer_loaded();
-      // The address-space limit contains runaway allocations; AddressSanitizer reserves terabytes
-      // of shadow memory, so it cannot run under one.
-      if (o.memory_limit != 0 && !asan) {
+      // The address-space limit contains runaway allocations of host code. AddressSanitizer
+      // reserves terabytes of shadow memory and a GPU runtime maps the device's whole memory
+      // into the address space, so neither can run under one; GPU memory is bounded by the card.
+      bool gpu = o.device.rfind("hip", 0) == 0;
+      if (o.memory_limit != 0 && !asan && !gpu) {
         rlimit lim{o.memory_limit, o.memory_limit};
         if (setrlimit(RLIMIT_AS, &lim) == 0) memory_limit_ = o.memory_limit;
       }
