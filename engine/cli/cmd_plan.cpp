@@ -4,6 +4,8 @@
 #include <iostream>
 
 #include "engine/cli/commands.h"
+#include "engine/plan/compile.h"
+#include "engine/plan/plan.h"
 #include "lang/eval.h"
 #include "lang/format.h"
 #include "lang/grid.h"
@@ -182,6 +184,13 @@ void add_plan_command(CLI::App& app, CliState& state) {
     for (const Plan& p : loaded->plans) {
       if (!first) std::cout << '\n';
       explain_plan(std::cout, p);
+      // The evaluation plan the engine compiles from it: jobs, steps and their order. Held-out
+      // points are drawn from a throwaway secret here and shown only as a count.
+      engine::PlanOptions po;
+      po.device = p.device;
+      po.secret = "explain";
+      std::cout << '\n';
+      engine::explain(engine::compile_plan(p, po), std::cout);
       first = false;
     }
     for (const Task& t : loaded->tasks) {
