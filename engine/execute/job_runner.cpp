@@ -179,6 +179,7 @@ void JobRunner::apply(StepKind kind, const StepRecord& rec, const std::vector<Sh
       break;
     case StepKind::audit:
       outcome_.audit_findings = p.value("findings", 0);
+      outcome_.audit_passed = rec.outcome != StepOutcome::fail;
       break;
     case StepKind::heldout_correctness:
       if (p.contains("candidate_correct")) heldout_candidate_ = p["candidate_correct"].get<bool>();

@@ -92,6 +92,7 @@ Json task_json(const TaskOutcome& t) {
               {"compiled", t.compiled},
               {"correct", t.correct},
               {"fast_enough", t.fast_enough},
+              {"audit_passed", t.audit_passed},
               {"speedup", number(t.speedup)},
               {"speedup_ci", Json::array({number(t.speedup_lo), number(t.speedup_hi)})},
               {"heldout", heldout},
@@ -136,6 +137,7 @@ std::string task_status(const TaskOutcome& t) {
   if (!t.compiled) return "compile fail";
   if (!t.correct) return "incorrect";
   if (!t.fast_enough) return "too slow";
+  if (!t.audit_passed) return "audit fail";
   return "pass";
 }
 

@@ -32,6 +32,7 @@ struct TaskOutcome {
   double agent_seconds = 0;
   int agent_exit = 0;
   int audit_findings = 0;
+  bool audit_passed = true;  // the audit gate (`gate audit { fail_on ... }`) was not reached
   std::vector<ShapeRecord> shapes;  // visible and held-out per-shape results
 };
 
