@@ -11,6 +11,8 @@
 
 namespace kta::lang {
 
+class ModuleCache;  // lang/module.h
+
 struct LoadOptions {
   // Extra module folders, searched after the importing file's folder and before KTA_PATH.
   std::vector<std::filesystem::path> search_path;
@@ -19,6 +21,10 @@ struct LoadOptions {
   bool use_environment = true;
   // The built-in stdlib folder; empty: KTA_STDLIB, else the compiled-in KTA_STDLIB_DIR.
   std::filesystem::path stdlib_dir;
+  // Parsed imported modules kept across load_file calls (not owned; null: none). Imports found
+  // there with the same absolute path, size and modification time are not read or parsed again;
+  // they are still checked for each load. The file given to load_file is always read and parsed.
+  ModuleCache* module_cache = nullptr;
 };
 
 struct Loaded {

@@ -18,9 +18,10 @@ ModuleLoader::ModuleLoader(DiagnosticEngine& diags, const LoadOptions& options)
     : diags_(diags), options_(options) {
   std::error_code ec;
   cwd_ = fs::current_path(ec);
+  folders_ = compute_search_folders();
 }
 
-std::vector<fs::path> ModuleLoader::search_folders() const {
+std::vector<fs::path> ModuleLoader::compute_search_folders() const {
   std::vector<fs::path> out = options_.search_path;
   if (options_.use_environment) {
     if (const char* env = std::getenv("KTA_PATH")) {
@@ -49,14 +50,22 @@ std::vector<Module*> ModuleLoader::modules() {
   return out;
 }
 
-Module* ModuleLoader::load(const fs::path& path, SourceRange requested_at) {
+const ModuleCache::Entry* ModuleCache::find(const std::string& path, const Stamp& stamp) const {
+  auto it = entries_.find(path);
+  return it != entries_.end() && it->second.stamp == stamp ? &it->second : nullptr;
+}
+
+void ModuleCache::store(const std::string& path, Entry entry) { entries_.insert_or_assign(path, std::move(entry)); }
+
+Module* ModuleLoader::load(const fs::path& path, SourceRange requested_at, bool cacheable) {
   std::error_code ec;
   fs::path abs = fs::absolute(path, ec).lexically_normal();
   if (ec) abs = fs::absolute(path).lexically_normal();
-  if (auto it = modules_.find(abs); it != modules_.end()) return it->second->parsed ? it->second.get() : nullptr;
+  if (auto it = by_path_.find(abs.native()); it != by_path_.end()) return it->second->parsed ? it->second : nullptr;
   auto m = std::make_unique<Module>();
   Module* raw = m.get();
   modules_[abs] = std::move(m);
+  by_path_[abs.native()] = raw;
   raw->path = abs;
   raw->name = path.string();
   // Messages name files relative to the working folder when that is shorter.
@@ -67,14 +76,36 @@ Module* ModuleLoader::load(const fs::path& path, SourceRange requested_at) {
   } else {
     display = path.lexically_normal().string();
   }
-  raw->file = diags_.sources().load(path, display);
-  if (raw->file == 0) {
-    diags_.report(requested_at, Msg::cannot_read, path.string());
-    return nullptr;
+  SourceManager& sources = diags_.sources();
+  ModuleCache* cache = cacheable ? options_.module_cache : nullptr;
+  ModuleCache::Stamp stamp;
+  if (cache) {
+    std::error_code sec;
+    if (fs::is_regular_file(abs, sec)) stamp.size = fs::file_size(abs, sec);
+    else sec = std::make_error_code(std::errc::no_such_file_or_directory);
+    if (!sec) stamp.mtime = fs::last_write_time(abs, sec);
+    if (sec) cache = nullptr;
   }
-  auto parsed = parse_file(raw->file, diags_);
-  if (!parsed) return nullptr;
-  raw->ast = std::move(*parsed);
+  const ModuleCache::Entry* hit = cache ? cache->find(abs.native(), stamp) : nullptr;
+  if (hit && hit->file == sources.size() + 1 && hit->name == display) {
+    raw->file = sources.add(display, abs, hit->text, hit->line_starts);
+    raw->ast = hit->ast;
+  } else {
+    raw->file = sources.load(path, display);
+    if (raw->file == 0) {
+      diags_.report(requested_at, Msg::cannot_read, path.string());
+      return nullptr;
+    }
+    size_t reported = diags_.diagnostics().size();
+    auto parsed = parse_file(raw->file, diags_);
+    if (!parsed) return nullptr;
+    raw->ast = std::move(*parsed);
+    // Only a file that parsed without any diagnostic is kept: a hit reports nothing.
+    if (cache && diags_.diagnostics().size() == reported) {
+      const SourceFile& f = sources.file(raw->file);
+      cache->store(abs.native(), ModuleCache::Entry{stamp, raw->file, display, f.text, f.line_starts, raw->ast});
+    }
+  }
   raw->parsed = true;
   for (const ast::Decl& d : raw->ast.decls) {
     std::visit(
@@ -105,12 +136,13 @@ void ModuleLoader::resolve_imports(Module& m) {
       if (c == '.') c = '/';
     rel += ".kta";
     std::vector<fs::path> folders{m.path.parent_path()};
-    for (const fs::path& f : search_folders()) folders.push_back(f);
+    folders.insert(folders.end(), folders_.begin(), folders_.end());
     fs::path found;
     std::error_code ec;
     for (const fs::path& f : folders) {
-      if (fs::is_regular_file(f / rel, ec)) {
-        found = f / rel;
+      fs::path candidate = f / rel;
+      if (fs::is_regular_file(candidate, ec)) {
+        found = std::move(candidate);
         break;
       }
     }
@@ -142,7 +174,7 @@ void ModuleLoader::resolve_imports(Module& m) {
       break;
     }
     if (abs.empty()) continue;
-    Module* target = load(found, imp->module_where);
+    Module* target = load(found, imp->module_where, true);
     if (!target) continue;
     if (target->name == found.string()) target->name = imp->module;
     m.imports[key] = target;

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "lang/ast.h"
@@ -25,27 +26,61 @@ struct Module {
   bool checked = false;  // its declarations went through check_module_decls
 };
 
+// Parsed imported modules kept across loads (LoadOptions::module_cache), keyed by absolute
+// normalized path and checked against the file's size and modification time. The caller owns it;
+// not thread-safe. An entry is reused only where its file gets the same SourceManager id it was
+// parsed under (the ranges in its syntax tree carry that id), else the file is parsed again.
+class ModuleCache {
+ public:
+  struct Stamp {
+    uintmax_t size = 0;
+    std::filesystem::file_time_type mtime{};
+    bool operator==(const Stamp&) const = default;
+  };
+  struct Entry {
+    Stamp stamp;
+    uint32_t file = 0;  // SourceManager id the syntax tree's ranges point at
+    std::string name;   // what messages call the file
+    std::string text;
+    std::vector<uint32_t> line_starts;
+    ast::File ast;
+  };
+  // The entry for `path` when its stamp matches; null otherwise.
+  const Entry* find(const std::string& path, const Stamp& stamp) const;
+  void store(const std::string& path, Entry entry);
+  size_t size() const { return entries_.size(); }
+  void clear() { entries_.clear(); }
+
+ private:
+  std::unordered_map<std::string, Entry> entries_;
+};
+
 // Loads files and their imports once each; owns the modules.
 class ModuleLoader {
  public:
   ModuleLoader(DiagnosticEngine& diags, const LoadOptions& options);
 
   // Loads a file and, transitively, its imports. Null when the file cannot be read or parsed.
-  Module* load(const std::filesystem::path& path, SourceRange requested_at = {});
+  // `cacheable`: may come from, and goes into, LoadOptions::module_cache (imports).
+  Module* load(const std::filesystem::path& path, SourceRange requested_at = {}, bool cacheable = false);
   DiagnosticEngine& diags() { return diags_; }
   const LoadOptions& options() const { return options_; }
   // Folders searched for `import` after the importing file's folder, in order.
-  std::vector<std::filesystem::path> search_folders() const;
+  // Read once, when the loader is made (KTA_PATH, KTA_STDLIB).
+  const std::vector<std::filesystem::path>& search_folders() const { return folders_; }
   std::vector<Module*> modules();
 
  private:
   void resolve_imports(Module& m);
+  std::vector<std::filesystem::path> compute_search_folders() const;
 
   DiagnosticEngine& diags_;
   LoadOptions options_;
   std::map<std::filesystem::path, std::unique_ptr<Module>> modules_;
+  std::unordered_map<std::string, Module*> by_path_;  // modules_ by path string, for lookups
   std::vector<std::filesystem::path> loading_;  // the import chain now being loaded
   std::filesystem::path cwd_;                    // for short file names in messages
+  std::vector<std::filesystem::path> folders_;   // search_folders()
 };
 
 }  // namespace kta::lang

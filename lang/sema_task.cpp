@@ -49,6 +49,19 @@ void lower_annotations(TaskContext& ctx) {
 
 std::string read_all(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
+  std::error_code ec;
+  if (in && std::filesystem::is_regular_file(p, ec)) {  // size known: one read
+    in.seekg(0, std::ios::end);
+    std::streamoff size = in.tellg();
+    if (size >= 0 && in.seekg(0, std::ios::beg)) {
+      std::string text(static_cast<size_t>(size), '\0');
+      in.read(text.data(), size);
+      text.resize(static_cast<size_t>(in.gcount()));
+      return text;
+    }
+    in.clear();
+    in.seekg(0, std::ios::beg);
+  }
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();

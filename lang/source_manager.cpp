@@ -2,6 +2,7 @@
 #include "lang/source_manager.h"
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -9,9 +10,19 @@ namespace kta::lang {
 
 uint32_t SourceManager::add(std::string name, std::filesystem::path path, std::string text) {
   SourceFile f{std::move(name), std::move(path), std::move(text), {0}};
-  for (uint32_t i = 0; i < f.text.size(); ++i)
-    if (f.text[i] == '\n') f.line_starts.push_back(i + 1);
+  const char* data = f.text.data();
+  size_t size = f.text.size();
+  for (const char* p = data; (p = static_cast<const char*>(std::memchr(p, '\n', size - size_t(p - data))));) {
+    ++p;
+    f.line_starts.push_back(static_cast<uint32_t>(p - data));
+  }
   files_.push_back(std::move(f));
+  return static_cast<uint32_t>(files_.size());
+}
+
+uint32_t SourceManager::add(std::string name, std::filesystem::path path, std::string text,
+                            std::vector<uint32_t> line_starts) {
+  files_.push_back(SourceFile{std::move(name), std::move(path), std::move(text), std::move(line_starts)});
   return static_cast<uint32_t>(files_.size());
 }
 
@@ -19,11 +30,23 @@ uint32_t SourceManager::load(const std::filesystem::path& path, std::string name
   std::ifstream in(path, std::ios::binary);
   std::error_code ec;
   if (!in || std::filesystem::is_directory(path, ec)) return 0;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return 0;
+  std::string text;
+  in.seekg(0, std::ios::end);
+  std::streamoff size = in.tellg();
+  if (size >= 0 && in.seekg(0, std::ios::beg)) {
+    text.resize(static_cast<size_t>(size));
+    in.read(text.data(), size);
+    if (in.bad()) return 0;
+    text.resize(static_cast<size_t>(in.gcount()));
+  } else {  // not seekable: read to the end
+    in.clear();
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    if (in.bad()) return 0;
+    text = ss.str();
+  }
   auto abs = std::filesystem::absolute(path, ec).lexically_normal();
-  return add(name.empty() ? path.string() : std::move(name), abs, ss.str());
+  return add(name.empty() ? path.string() : std::move(name), abs, std::move(text));
 }
 
 std::pair<uint32_t, uint32_t> SourceManager::line_column(uint32_t id, uint32_t offset) const {

@@ -24,6 +24,9 @@ class SourceManager {
  public:
   // Adds a file's text; returns its id (ids start at 1; 0 means "no location").
   uint32_t add(std::string name, std::filesystem::path path, std::string text);
+  // The same with the line starts already known (a cached file's).
+  uint32_t add(std::string name, std::filesystem::path path, std::string text,
+               std::vector<uint32_t> line_starts);
   // Reads a file from disk; returns 0 when it cannot be read. `name` is what messages call it
   // (default: the path as given).
   uint32_t load(const std::filesystem::path& path, std::string name = "");
