@@ -59,8 +59,8 @@ void ModuleCache::store(const std::string& path, Entry entry) { entries_.insert_
 
 Module* ModuleLoader::load(const fs::path& path, SourceRange requested_at, bool cacheable) {
   std::error_code ec;
-  fs::path abs = fs::absolute(path, ec).lexically_normal();
-  if (ec) abs = fs::absolute(path).lexically_normal();
+  fs::path abs = normal_path(fs::absolute(path, ec));
+  if (ec) abs = normal_path(fs::absolute(path));
   if (auto it = by_path_.find(abs.native()); it != by_path_.end()) return it->second->parsed ? it->second : nullptr;
   auto m = std::make_unique<Module>();
   Module* raw = m.get();
@@ -74,7 +74,7 @@ Module* ModuleLoader::load(const fs::path& path, SourceRange requested_at, bool 
     fs::path rel = abs.lexically_relative(cwd_);
     if (!rel.empty() && rel.string().size() < display.size()) display = rel.string();
   } else {
-    display = path.lexically_normal().string();
+    display = normal_path(path).string();
   }
   SourceManager& sources = diags_.sources();
   ModuleCache* cache = cacheable ? options_.module_cache : nullptr;
@@ -163,7 +163,7 @@ void ModuleLoader::resolve_imports(Module& m) {
       diags_.note(imp->module_where, Msg::note_search_path, list);
       continue;
     }
-    fs::path abs = fs::absolute(found, ec).lexically_normal();
+    fs::path abs = normal_path(fs::absolute(found, ec));
     for (size_t i = 0; i < loading_.size(); ++i) {
       if (loading_[i] != abs) continue;
       std::string chain;

@@ -70,7 +70,7 @@ void lower_entry(TaskContext& ctx, const ast::EntryDecl& e, const std::string& k
     d.report(e.flavor_where, Msg::kind_flavor_mismatch, kind, list, e.which, e.flavor);
   }
   if (!mode_allowed(e.flavor, e.mode)) d.report(e.mode_where, Msg::entry_mode_mismatch, e.flavor, e.mode);
-  out.file = (ctx.task.dir / e.file).lexically_normal();
+  out.file = normal_path(ctx.task.dir / e.file);
   std::error_code ec;
   if (e.file.empty() || !fs::is_regular_file(out.file, ec)) d.report(e.file_where, Msg::missing_source_file, e.file);
   else ctx.referenced.push_back(out.file);
@@ -151,7 +151,7 @@ void check_entries(TaskContext& ctx) {
         ctx.diags().report(v->where, Msg::type_mismatch, "an editable file", "a string", "an expression");
         continue;
       }
-      fs::path p = (ctx.task.dir / str->value).lexically_normal();
+      fs::path p = normal_path(ctx.task.dir / str->value);
       if (kind != "torch2hip" && ctx.baseline && p != ctx.task.baseline.file) {
         ctx.diags().report(v->where, Msg::editable_not_baseline, str->value, ctx.baseline->file);
         continue;

@@ -8,6 +8,34 @@
 
 namespace kta::lang {
 
+namespace {
+
+// Whether lexically_normal would return the path unchanged: no empty, "." or ".." components
+// (a root slash and a trailing slash are kept by it). POSIX separators only.
+bool is_normal(std::string_view s) {
+  if constexpr (std::filesystem::path::preferred_separator != '/') return false;
+  size_t i = 0;
+  if (!s.empty() && s[0] == '/') {
+    if (s.size() > 1 && s[1] == '/') return false;
+    i = 1;
+  }
+  while (i < s.size()) {
+    size_t j = s.find('/', i);
+    if (j == std::string_view::npos) j = s.size();
+    std::string_view c = s.substr(i, j - i);
+    if (c.empty() || c == "." || c == "..") return false;
+    i = j + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::filesystem::path normal_path(const std::filesystem::path& p) {
+  if (is_normal(p.native())) return p;
+  return p.lexically_normal();
+}
+
 uint32_t SourceManager::add(std::string name, std::filesystem::path path, std::string text) {
   SourceFile f{std::move(name), std::move(path), std::move(text), {0}};
   const char* data = f.text.data();
@@ -45,7 +73,7 @@ uint32_t SourceManager::load(const std::filesystem::path& path, std::string name
     if (in.bad()) return 0;
     text = ss.str();
   }
-  auto abs = std::filesystem::absolute(path, ec).lexically_normal();
+  auto abs = normal_path(std::filesystem::absolute(path, ec));
   return add(name.empty() ? path.string() : std::move(name), abs, std::move(text));
 }
 

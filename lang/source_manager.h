@@ -19,6 +19,9 @@ struct SourceFile {
   std::vector<uint32_t> line_starts;
 };
 
+// p.lexically_normal(), skipping the work (and its allocations) when p is already normal.
+std::filesystem::path normal_path(const std::filesystem::path& p);
+
 // Owns loaded files; maps a SourceRange to its file name, line and column, and line text.
 class SourceManager {
  public:

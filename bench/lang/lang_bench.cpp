@@ -1,7 +1,9 @@
 // Front-end throughput: generates N task files (default 1000) that import the stdlib, then parses
 // and checks each with load_file on one thread (without, then with a ModuleCache for the imports),
 // and all of them with load_files, printing files per second.
-//   kta_lang_bench [N] [ROUNDS]
+//   kta_lang_bench [N] [ROUNDS] [MODE]
+// MODE: all (default), file (load_file, no cache), cached (load_file with a ModuleCache), shared
+// (load_files): one mode alone, for instruction counts under callgrind.
 #include <algorithm>
 #include <chrono>
 #include <iostream>
@@ -46,6 +48,11 @@ std::string task(int i) {
 int main(int argc, char** argv) {
   int n = argc > 1 ? std::atoi(argv[1]) : 1000;
   int rounds = argc > 2 ? std::atoi(argv[2]) : 3;
+  std::string mode = argc > 3 ? argv[3] : "all";
+  if (mode != "all" && mode != "file" && mode != "cached" && mode != "shared") {
+    std::fprintf(stderr, "usage: kta_lang_bench [N] [ROUNDS] [all|file|cached|shared]\n");
+    return 2;
+  }
   fs::path dir = fs::temp_directory_path() / ("kta-lang-bench-" + std::to_string(std::random_device{}()));
   fs::create_directories(dir);
   std::ofstream(dir / "k.hip") << "__global__ void ref() {}\n";
@@ -59,36 +66,39 @@ int main(int argc, char** argv) {
   double best = 0, best_cpu = 0, best_cached = 0, best_cached_cpu = 0;
   kta::lang::ModuleCache cache;
   for (int cached = 0; cached < 2; ++cached) {
-  kta::lang::LoadOptions options;
-  if (cached) options.module_cache = &cache;
-  for (int r = 0; r < rounds; ++r) {
-    size_t ok = 0;
-    auto start = std::chrono::steady_clock::now();
-    std::clock_t cpu_start = std::clock();
-    for (const auto& f : files) {
-      kta::lang::SourceManager sm;
-      kta::lang::DiagnosticEngine diags(sm);
-      auto loaded = kta::lang::load_file(f, diags, options);
-      if (loaded && loaded->tasks.size() == 1) ++ok;
-      else if (r == 0 && ok == 0) diags.print(std::cerr);
+    if (mode != "all" && mode != (cached ? "cached" : "file")) continue;
+    kta::lang::LoadOptions options;
+    if (cached) options.module_cache = &cache;
+    for (int r = 0; r < rounds; ++r) {
+      size_t ok = 0;
+      auto start = std::chrono::steady_clock::now();
+      std::clock_t cpu_start = std::clock();
+      for (const auto& f : files) {
+        kta::lang::SourceManager sm;
+        kta::lang::DiagnosticEngine diags(sm);
+        auto loaded = kta::lang::load_file(f, diags, options);
+        if (loaded && loaded->tasks.size() == 1) ++ok;
+        else if (r == 0 && ok == 0) diags.print(std::cerr);
+      }
+      double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      double cpu = double(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+      double rate = double(n) / s, cpu_rate = double(n) / cpu;
+      double& best_rate = cached ? best_cached : best;
+      double& best_cpu_rate = cached ? best_cached_cpu : best_cpu;
+      best_rate = std::max(best_rate, rate);
+      best_cpu_rate = std::max(best_cpu_rate, cpu_rate);
+      std::printf("%sround %d: %d files (%zu checked clean) in %.3f s wall, %.3f s cpu: %.0f files/s wall, %.0f files/s per cpu-second\n",
+                  cached ? "module cache, " : "", r + 1, n, ok, s, cpu, rate, cpu_rate);
+      if (ok != size_t(n)) {
+        std::fprintf(stderr, "error: %zu of %d generated files failed to check\n", size_t(n) - ok, n);
+        fs::remove_all(dir);
+        return 1;
+      }
     }
-    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    double cpu = double(std::clock() - cpu_start) / CLOCKS_PER_SEC;
-    double rate = double(n) / s, cpu_rate = double(n) / cpu;
-    (cached ? best_cached : best) = std::max(cached ? best_cached : best, rate);
-    (cached ? best_cached_cpu : best_cpu) = std::max(cached ? best_cached_cpu : best_cpu, cpu_rate);
-    std::printf("%sround %d: %d files (%zu checked clean) in %.3f s wall, %.3f s cpu: %.0f files/s wall, %.0f files/s per cpu-second\n",
-                cached ? "module cache, " : "", r + 1, n, ok, s, cpu, rate, cpu_rate);
-    if (ok != size_t(n)) {
-      std::fprintf(stderr, "error: %zu of %d generated files failed to check\n", size_t(n) - ok, n);
-      fs::remove_all(dir);
-      return 1;
-    }
-  }
   }
   // The same files through load_files, as `kta check DIR` does: imports parsed and checked once.
   double best_shared = 0, best_shared_cpu = 0;
-  for (int r = 0; r < rounds; ++r) {
+  for (int r = 0; r < rounds && (mode == "all" || mode == "shared"); ++r) {
     auto start = std::chrono::steady_clock::now();
     std::clock_t cpu_start = std::clock();
     kta::lang::SourceManager sm;

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 
+#include "lang/module.h"
 #include "support.h"
 
 namespace kta::lang::test {
@@ -87,6 +88,61 @@ TEST_F(ImportTest, ErrorsInImportedFilesPointIntoThem) {
   auto f = dir.write("main.kta", "import bad\n");
   EXPECT_FALSE(load(f, out));
   EXPECT_NE(out.find("bad.kta:1:14: error: expected an expression, found end of line"), std::string::npos) << out;
+}
+
+// LoadOptions::module_cache: imports parsed once across load_file calls, re-read when the file
+// changes, and the same diagnostics as without it.
+TEST_F(ImportTest, ModuleCacheReusesImportsAndSeesChanges) {
+  dir.write("lib.kta", "const X = 1\n");
+  auto f = dir.write("main.kta", "import lib\nconst Y = lib.X + 41\nconst Z = 1 / (Y - 42)\n");
+  ModuleCache cache;
+  auto options = fixture_options();
+  options.module_cache = &cache;
+  std::string plain;
+  EXPECT_FALSE(load(f, plain));
+  EXPECT_NE(plain.find("division by zero"), std::string::npos) << plain;
+  EXPECT_FALSE(load(f, out, options));
+  EXPECT_EQ(out, plain);
+  EXPECT_EQ(cache.size(), 1u);  // the import only, not the file loaded
+  EXPECT_FALSE(load(f, out, options));
+  EXPECT_EQ(out, plain);
+  dir.write("lib.kta", "const X = 100\n");  // another size: the cached entry is stale
+  EXPECT_TRUE(load(f, out, options)) << out;
+  EXPECT_TRUE(load(f, out, options)) << out;
+  EXPECT_EQ(cache.size(), 1u);
+}
+
+TEST_F(ImportTest, ModuleCacheKeepsDiagnosticsInImports) {
+  dir.write("bad.kta", "const A = 1\nconst A = 2\n");  // parses; a duplicate found when loading
+  dir.write("broken.kta", "const = \n");                // a syntax error: never cached
+  auto f = dir.write("main.kta", "import bad\nimport broken\nconst B = bad.A\n");
+  ModuleCache cache;
+  auto options = fixture_options();
+  options.module_cache = &cache;
+  std::string plain;
+  EXPECT_FALSE(load(f, plain));
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_FALSE(load(f, out, options));
+    EXPECT_EQ(out, plain);
+  }
+  EXPECT_EQ(cache.size(), 1u);
+}
+
+TEST_F(ImportTest, ModuleCacheIsNotUsedUnderAnotherFileId) {
+  dir.write("lib.kta", "const X = 1\n");
+  dir.write("other.kta", "const O = 2\n");
+  auto a = dir.write("a.kta", "import lib\nconst Y = lib.X\n");
+  auto b = dir.write("b.kta", "import other\nimport lib\nconst Y = lib.X / 0\n");
+  ModuleCache cache;
+  auto options = fixture_options();
+  options.module_cache = &cache;
+  EXPECT_TRUE(load(a, out, options)) << out;  // lib.kta cached as file 2
+  std::string plain;
+  EXPECT_FALSE(load(b, plain));
+  EXPECT_FALSE(load(b, out, options));  // lib.kta is file 3 here: parsed again
+  EXPECT_EQ(out, plain);
+  EXPECT_NE(out.find("division by zero"), std::string::npos) << out;
+  EXPECT_TRUE(load(a, out, options)) << out;
 }
 
 }  // namespace
