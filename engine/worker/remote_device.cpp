@@ -421,93 +421,62 @@ LaunchResult RemoteDevice::lost(const std::string& why) {
   return r;
 }
 
-LaunchResult RemoteDevice::launch(uint64_t module, const std::vector<KernelArg>& args,
-                                  const LaunchConfig& config) {
+// Runs request `q` against a module (reloaded into a fresh worker when needed). For timed
+// requests the reply holds the status and the seconds; otherwise it is the status itself.
+TimedResult RemoteDevice::run_module(uint64_t module, json q, double timeout_s, bool timed) {
+  TimedResult t;
   auto it = modules_.find(module);
-  if (it == modules_.end()) return lost("unknown module " + std::to_string(module));
+  if (it == modules_.end()) {
+    t.status = lost("unknown module " + std::to_string(module));
+    return t;
+  }
   uint64_t remote = 0;
   std::string err = load(it->second, &remote);
-  if (!err.empty()) return lost(err);
+  if (!err.empty()) {
+    t.status = lost(err);
+    return t;
+  }
+  q["module"] = remote;
   std::string failure;
-  auto r = request(
-      {{"op", "launch"}, {"module", remote}, {"args", to_json(args)}, {"config", to_json(config)}},
-      options_.launch_timeout_s, &failure);
-  if (!r) return lost(failure);
-  return checked(launch_result_from_json(*r));
+  auto r = request(q, timeout_s, &failure);
+  if (!r) {
+    t.status = lost(failure);
+    return t;
+  }
+  t.status = checked(launch_result_from_json(timed ? r->at("status") : *r));
+  if (timed) t.seconds = r->at("seconds").get<double>();
+  return t;
+}
+
+LaunchResult RemoteDevice::launch(uint64_t module, const std::vector<KernelArg>& args,
+                                  const LaunchConfig& config) {
+  return run_module(module, {{"op", "launch"}, {"args", to_json(args)}, {"config", to_json(config)}},
+                    options_.launch_timeout_s, false)
+      .status;
 }
 
 LaunchResult RemoteDevice::call(uint64_t module, const LauncherArgs& args) {
-  auto it = modules_.find(module);
-  if (it == modules_.end()) return lost("unknown module " + std::to_string(module));
-  uint64_t remote = 0;
-  std::string err = load(it->second, &remote);
-  if (!err.empty()) return lost(err);
-  std::string failure;
-  auto r = request({{"op", "call"}, {"module", remote}, {"args", to_json(args)}},
-                   options_.launch_timeout_s, &failure);
-  if (!r) return lost(failure);
-  return checked(launch_result_from_json(*r));
+  return run_module(module, {{"op", "call"}, {"args", to_json(args)}}, options_.launch_timeout_s,
+                    false)
+      .status;
 }
 
 TimedResult RemoteDevice::timed_launch(uint64_t module, const std::vector<KernelArg>& args,
                                        const LaunchConfig& config, bool flush, int repeat) {
-  TimedResult t;
-  auto it = modules_.find(module);
-  if (it == modules_.end()) {
-    t.status = lost("unknown module " + std::to_string(module));
-    return t;
-  }
-  uint64_t remote = 0;
-  std::string err = load(it->second, &remote);
-  if (!err.empty()) {
-    t.status = lost(err);
-    return t;
-  }
-  std::string failure;
-  auto r = request({{"op", "timed_launch"},
-                    {"module", remote},
-                    {"args", to_json(args)},
-                    {"config", to_json(config)},
-                    {"flush", flush},
-                    {"repeat", repeat}},
-                   options_.launch_timeout_s * std::max(1, repeat) + 5, &failure);
-  if (!r) {
-    t.status = lost(failure);
-    return t;
-  }
-  t.status = checked(launch_result_from_json(r->at("status")));
-  t.seconds = r->at("seconds").get<double>();
-  return t;
+  return run_module(module,
+                    {{"op", "timed_launch"},
+                     {"args", to_json(args)},
+                     {"config", to_json(config)},
+                     {"flush", flush},
+                     {"repeat", repeat}},
+                    options_.launch_timeout_s * std::max(1, repeat) + 5, true);
 }
 
 TimedResult RemoteDevice::timed_call(uint64_t module, const LauncherArgs& args, bool flush,
                                      int repeat) {
-  TimedResult t;
-  auto it = modules_.find(module);
-  if (it == modules_.end()) {
-    t.status = lost("unknown module " + std::to_string(module));
-    return t;
-  }
-  uint64_t remote = 0;
-  std::string err = load(it->second, &remote);
-  if (!err.empty()) {
-    t.status = lost(err);
-    return t;
-  }
-  std::string failure;
-  auto r = request({{"op", "timed_call"},
-                    {"module", remote},
-                    {"args", to_json(args)},
-                    {"flush", flush},
-                    {"repeat", repeat}},
-                   options_.launch_timeout_s * std::max(1, repeat) + 5, &failure);
-  if (!r) {
-    t.status = lost(failure);
-    return t;
-  }
-  t.status = checked(launch_result_from_json(r->at("status")));
-  t.seconds = r->at("seconds").get<double>();
-  return t;
+  return run_module(
+      module, {{"op", "timed_call"}, {"args", to_json(args)}, {"flush", flush}, {"repeat", repeat}},
+      options_.launch_timeout_s * std::max(1, repeat) + 5, true);
 }
 
 void RemoteDevice::synchronize() {

@@ -70,6 +70,7 @@ class RemoteDevice : public Device {
   const Shared& shared(Buffer b, size_t bytes) const;
   LaunchResult lost(const std::string& why);
   LaunchResult checked(LaunchResult r);
+  TimedResult run_module(uint64_t module, json q, double timeout_s, bool timed);
   bool staged() const { return info_.kind != "cpu"; }
   void stage(const json& q);
 
