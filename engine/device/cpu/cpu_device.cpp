@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <new>
 #include <stdexcept>
 #include <thread>
@@ -411,8 +412,10 @@ void CpuDevice::flush_caches() {
   for (size_t i = 0; i < bytes; i += 64) flush_buffer_[i] = char(flush_buffer_[i] + 1);
 }
 
-TimedResult CpuDevice::timed_launch(uint64_t module, const std::vector<KernelArg>& args,
-                                    const LaunchConfig& config, bool flush, int repeat) {
+// One timed sample on the steady clock: the cold protocol's flush, then `repeat` back-to-back
+// launches of `once`, seconds per launch.
+TimedResult CpuDevice::timed(uint64_t module, bool flush, int repeat,
+                             const std::function<LaunchResult(Module&)>& once) {
   TimedResult t;
   std::string e;
   Module* m = find_module(module, &e);
@@ -423,26 +426,19 @@ TimedResult CpuDevice::timed_launch(uint64_t module, const std::vector<KernelArg
   if (flush) flush_caches();
   repeat = std::max(repeat, 1);
   auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < repeat && t.status.ok; ++i) t.status = launch_once(*m, args, config);
+  for (int i = 0; i < repeat && t.status.ok; ++i) t.status = once(*m);
   t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / repeat;
   return t;
 }
 
+TimedResult CpuDevice::timed_launch(uint64_t module, const std::vector<KernelArg>& args,
+                                    const LaunchConfig& config, bool flush, int repeat) {
+  return timed(module, flush, repeat, [&](Module& m) { return launch_once(m, args, config); });
+}
+
 TimedResult CpuDevice::timed_call(uint64_t module, const LauncherArgs& args, bool flush,
                                   int repeat) {
-  TimedResult t;
-  std::string e;
-  Module* m = find_module(module, &e);
-  if (m == nullptr) {
-    t.status = failed(e);
-    return t;
-  }
-  if (flush) flush_caches();
-  repeat = std::max(repeat, 1);
-  auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < repeat && t.status.ok; ++i) t.status = call_once(*m, args);
-  t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / repeat;
-  return t;
+  return timed(module, flush, repeat, [&](Module& m) { return call_once(m, args); });
 }
 
 }  // namespace kta::engine::cpu

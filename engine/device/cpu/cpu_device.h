@@ -5,6 +5,7 @@
 // (engine/worker), never directly.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -54,6 +55,8 @@ class CpuDevice : public Device {
   LaunchResult launch_once(Module& m, const std::vector<KernelArg>& args,
                            const LaunchConfig& config);
   LaunchResult call_once(Module& m, const LauncherArgs& args);
+  TimedResult timed(uint64_t module, bool flush, int repeat,
+                    const std::function<LaunchResult(Module&)>& once);
   void flush_caches();
 
   DeviceOptions options_;
