@@ -1,10 +1,11 @@
-// Engine overhead per task-shape on the cpu device, for a trivial kernel (saxpy): the wall time
-// of a whole evaluation minus the time spent inside compiles and kernel launches, divided by the
+// Engine overhead per task-shape on a device (cpu by default, or hip on a GPU), for a small
+// kernel: the wall time of a whole evaluation minus the time spent inside compiles and kernel
+// launches, divided by the
 // shape points evaluated (visible + held-out). Every Device call is timed from the engine side
 // by a decorator, so "inside kernels" includes the worker round trip of each launch and, for
 // timed launches, the device's cold-cache flush before each sample (kernel_s shows the part the
 // device's own timer attributes to the kernel).
-//   bench_engine_overhead [TASK.kta] [runs]
+//   bench_engine_overhead [TASK.kta] [runs] [cpu|hip]
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -89,6 +90,7 @@ class TimingDevice : public engine::Device {
 int main(int argc, char** argv) {
   std::filesystem::path task = argc > 1 ? argv[1] : KTA_BENCH_TASK;
   int runs = argc > 2 ? std::atoi(argv[2]) : 3;
+  std::string device = argc > 3 ? engine::resolve_device_spec(argv[3]) : "cpu";
   lang::SourceManager sources;
   lang::DiagnosticEngine diags(sources);
   auto loaded = lang::load_file(task, diags);
@@ -99,10 +101,11 @@ int main(int argc, char** argv) {
   auto out = std::filesystem::temp_directory_path() / "kta-bench-engine";
   model::Plan source = engine::plan_for_task(loaded->tasks.front(), out);
   engine::PlanOptions po;
-  po.device = "cpu";
+  po.device = device;
   po.quick = true;
   po.secret = "bench";
-  std::printf("task %s, %d runs after one warm-up (compile cache warm)\n", task.filename().c_str(), runs);
+  std::printf("task %s, device %s, %d runs after one warm-up (compile cache warm)\n",
+              task.filename().c_str(), device.c_str(), runs);
   std::printf("%4s %7s %6s %9s %10s %9s %8s %9s %9s %15s %9s\n", "run", "shapes", "steps", "total_s",
               "compile_s", "launch_s", "timed_n", "timed_s", "kernel_s", "overhead_ms/shape", "workers_s");
   for (int run = 0; run <= runs; ++run) {
@@ -113,9 +116,9 @@ int main(int argc, char** argv) {
     engine::ExecuteOptions eo;
     // A fresh reference cache each run: the reference launches count as kernel time.
     eo.cache_dir = out / "cache";
-    eo.make_device = [&totals](const std::string&) -> std::unique_ptr<engine::Device> {
+    eo.make_device = [&totals, &device](const std::string&) -> std::unique_ptr<engine::Device> {
       auto t0 = Clock::now();
-      auto d = engine::make_isolated_device("cpu");
+      auto d = engine::make_isolated_device(device);
       d->info();  // the worker is up
       totals.start += since(t0);
       return std::make_unique<TimingDevice>(std::move(d), totals);

@@ -14,6 +14,7 @@
 
 #include "engine/agents/agent.h"
 #include "engine/cli/commands.h"
+#include "engine/execute/device_pool.h"
 #include "engine/execute/executor.h"
 #include "engine/execute/reference_cache.h"
 #include "engine/plan/compile.h"
@@ -195,9 +196,13 @@ int run_eval(const EvalArgs& a) {
   eo.audit = audit_hook();
   engine::DeviceOptions device_options;
   if (a.timeout > 0) device_options.launch_timeout_s = a.timeout;
-  eo.make_device = [device_spec, device_options](const std::string&) {
-    return engine::make_isolated_device(device_spec, device_options);
-  };
+  // Workers (and GPU contexts) are opened once per run, not once per job.
+  engine::DevicePool pool(
+      [device_spec, device_options](const std::string&) {
+        return engine::make_isolated_device(device_spec, device_options);
+      },
+      static_cast<int>(plan.jobs.size()));
+  eo.make_device = pool.factory();
   auto outcomes = engine::execute(plan, *store, eo);
   engine::RunScore score = engine::score(outcomes);
   info.secret.clear();

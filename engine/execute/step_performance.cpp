@@ -11,6 +11,7 @@
 
 #include "engine/execute/job_runner.h"
 #include "engine/execute/judge.h"
+#include "engine/measure/batch_size.h"
 #include "engine/measure/bootstrap.h"
 #include "engine/measure/protocol.h"
 #include "engine/plan/hash.h"
@@ -21,7 +22,7 @@ namespace kta::engine {
 namespace {
 
 constexpr int kInputSets = 2;
-constexpr int kBatchLaunches = 20;
+constexpr double kPhysicsMargin = 1.25;
 
 Sample to_sample(const TimedResult& t) {
   Sample s;
@@ -51,7 +52,7 @@ PointTiming JobRunner::time_point(const Impl& base, const Impl& cand, const mode
   });
   // Batch: back-to-back launches per sample, except where an inout would accumulate across them
   // (the re-check of the last timed launch needs one launch on fresh inputs).
-  int repeat = (!flush && !has_inout) ? kBatchLaunches : 1;
+  bool batch = !flush && !has_inout;
   PointSpec spec = make_point_spec(task, point);
   std::array<HostSet, kInputSets> in, want;
   for (int k = 0; k < kInputSets; ++k) {
@@ -72,18 +73,27 @@ PointTiming JobRunner::time_point(const Impl& base, const Impl& cand, const mode
     bs[k]->upload_inputs(in[k]);
     cs[k]->upload_inputs(in[k]);
   }
+  // Each side gets as many launches per sample as make it last about a millisecond.
+  int repeat_a = 1, repeat_b = 1;
+  if (batch) {
+    repeat_a = batch_repeat([&](int n) { return to_sample(bs[0]->timed(base, false, n)); });
+    repeat_b = batch_repeat([&](int n) {
+      cs[0]->poison_outputs(launches_++);
+      return to_sample(cs[0]->timed(cand, false, n));
+    });
+  }
   int na = 0, nb = 0, last = 0;
   auto sample_a = [&] {
     int k = na++ % kInputSets;
     if (has_inout) bs[k]->upload_inputs(in[k]);
-    return to_sample(bs[k]->timed(base, flush, repeat));
+    return to_sample(bs[k]->timed(base, flush, repeat_a));
   };
   auto sample_b = [&] {
     int k = nb++ % kInputSets;
     if (has_inout) cs[k]->upload_inputs(in[k]);
     cs[k]->poison_outputs(launches_++);
     last = k;
-    return to_sample(cs[k]->timed(cand, flush, repeat));
+    return to_sample(cs[k]->timed(cand, flush, repeat_b));
   };
   InterleavedProtocol::Outcome m = protocol.run(sample_a, sample_b);
   if (m.failed) {
@@ -104,6 +114,22 @@ PointTiming JobRunner::time_point(const Impl& base, const Impl& cand, const mode
   }
   if (task.flops && m.b.median > 0) {
     pt.rec.flop_rate = lang::eval_number(task.flops, point, task) / m.b.median;
+  }
+  // Physics floor: under the cold protocol every compulsory byte comes from DRAM, so a rate far
+  // above the device's measured copy peak means the kernel skipped work (or the timer was
+  // fooled). The margin covers read-heavy kernels that beat a copy's mixed traffic; batch
+  // samples are exempt, since their data may legitimately stay in the L2.
+  double peak = cand.device->info().peak_bandwidth;
+  if (pt.rec.throughput && peak > 0 && flush && *pt.rec.throughput > kPhysicsMargin * peak) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf,
+                  "physics floor: %.2f TB/s is above %.2fx the device's measured copy peak "
+                  "(%.2f TB/s)",
+                  *pt.rec.throughput * 1e-12, kPhysicsMargin, peak * 1e-12);
+    pt.rec.reason = buf;
+    pt.outcome = StepOutcome::fail;
+    pt.reason = pt.rec.reason + " at " + label;
+    return pt;
   }
   if (!c.correct) {
     pt.recheck_failed = true;
@@ -126,7 +152,7 @@ StepResult JobRunner::performance(bool heldout) {
     r.reason = error;
     return r;
   }
-  DeviceInfo info = device(kCandidate).info();
+  DeviceInfo info = cand->device->info();
   InterleavedProtocol protocol(task.timing, TimerResolution{info.kind == "hip" ? 1e-6 : 0.0});
   std::vector<double> ratios;
   bool recheck_failed = false;
@@ -148,6 +174,15 @@ StepResult JobRunner::performance(bool heldout) {
     }
   }
   r.payload["recheck_failed"] = recheck_failed;
+  // Achieved bandwidth as a share of the device's measured copy peak, per timed shape.
+  if (info.peak_bandwidth > 0 && task.bytes) {
+    r.payload["peak_bandwidth"] = info.peak_bandwidth;
+    nlohmann::json pct = nlohmann::json::array();
+    for (const auto& rec : r.shapes) {
+      pct.push_back(rec.throughput ? 100.0 * *rec.throughput / info.peak_bandwidth : 0.0);
+    }
+    r.payload["percent_of_peak"] = pct;
+  }
   if (ratios.empty() || r.outcome != StepOutcome::ok) return r;
   speedup_verdict(ratios, heldout, r);
   return r;

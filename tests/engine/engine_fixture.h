@@ -77,6 +77,7 @@ class EngineFixture : public ::testing::Test {
     eo.cache_dir = root / "cache";
     auto reg = registry;
     eo.make_device = [reg](const std::string&) { return std::make_unique<FakeDevice>(reg); };
+    if (factory) eo.make_device = factory;
     auto out = engine::execute(plan, *store, eo);
     steps = store->steps();
     return out;
@@ -86,6 +87,7 @@ class EngineFixture : public ::testing::Test {
   std::shared_ptr<FakeRegistry> registry;
   engine::Plan plan;
   std::vector<engine::StepRecord> steps;
+  engine::DeviceFactory factory;  // set: used instead of a fresh FakeDevice per role
 };
 
 }  // namespace kta::test

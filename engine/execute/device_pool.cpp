@@ -1,0 +1,206 @@
+#include "engine/execute/device_pool.h"
+
+#include <condition_variable>
+#include <deque>
+#include <future>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "engine/execute/job_runner.h"
+
+namespace kta::engine {
+
+struct DevicePool::State {
+  DeviceFactory make;
+  int spares_left = 0;  // candidate devices still worth starting ahead of time
+  std::mutex mu;
+  std::vector<std::unique_ptr<Device>> idle_trusted;
+  std::future<std::unique_ptr<Device>> spare;  // the next candidate device, starting
+  std::map<std::string, int> opened;
+  bool closing = false;
+
+  // Devices are started ahead of time on one thread that lives as long as the pool: a worker
+  // dies with the thread that started it (PR_SET_PDEATHSIG), so a short-lived thread won't do.
+  std::thread starter;
+  std::condition_variable wake;
+  std::deque<std::packaged_task<std::unique_ptr<Device>()>> queue;
+
+  std::unique_ptr<Device> open(const std::string& role) {
+    {
+      std::lock_guard lock(mu);
+      ++opened[role];
+    }
+    return make(role);
+  }
+  // Under `mu`.
+  void start_spare() {
+    if (spares_left <= 0 || spare.valid() || closing) return;
+    --spares_left;
+    std::packaged_task<std::unique_ptr<Device>()> task([this] { return open(kCandidate); });
+    spare = task.get_future();
+    queue.push_back(std::move(task));
+    if (!starter.joinable()) starter = std::thread([this] { run_starter(); });
+    wake.notify_one();
+  }
+  void run_starter() {
+    std::unique_lock lock(mu);
+    for (;;) {
+      wake.wait(lock, [this] { return closing || !queue.empty(); });
+      if (queue.empty()) return;  // closing
+      auto task = std::move(queue.front());
+      queue.pop_front();
+      lock.unlock();
+      task();
+      lock.lock();
+    }
+  }
+};
+
+namespace {
+
+// A trusted device on loan to one job: forwards every call and, when the job lets go of it,
+// returns the device to the pool unless something went wrong on it.
+class PooledDevice : public Device {
+ public:
+  PooledDevice(std::shared_ptr<DevicePool::State> pool, std::unique_ptr<Device> inner)
+      : pool_(std::move(pool)), inner_(std::move(inner)) {}
+  ~PooledDevice() override {
+    if (!healthy_ || !inner_) return;
+    std::lock_guard lock(pool_->mu);
+    if (!pool_->closing) pool_->idle_trusted.push_back(std::move(inner_));
+  }
+
+  DeviceInfo info() const override { return inner_->info(); }
+  Buffer alloc(size_t bytes) override { return guard([&] { return inner_->alloc(bytes); }); }
+  void free(Buffer b) override {
+    guard([&] { inner_->free(b); });
+  }
+  void upload(Buffer dst, const void* src, size_t bytes) override {
+    guard([&] { inner_->upload(dst, src, bytes); });
+  }
+  void download(void* dst, Buffer src, size_t bytes) override {
+    guard([&] { inner_->download(dst, src, bytes); });
+  }
+  void fill(Buffer dst, uint8_t byte) override {
+    guard([&] { inner_->fill(dst, byte); });
+  }
+  CompileResult compile(const CompileRequest& request) override {
+    return guard([&] { return inner_->compile(request); });
+  }
+  LaunchResult launch(uint64_t module, const std::vector<KernelArg>& args,
+                      const LaunchConfig& config) override {
+    return watch(guard([&] { return inner_->launch(module, args, config); }));
+  }
+  LaunchResult call(uint64_t module, const LauncherArgs& args) override {
+    return watch(guard([&] { return inner_->call(module, args); }));
+  }
+  TimedResult timed_launch(uint64_t module, const std::vector<KernelArg>& args,
+                           const LaunchConfig& config, bool flush, int repeat) override {
+    TimedResult t = guard([&] { return inner_->timed_launch(module, args, config, flush, repeat); });
+    watch(t.status);
+    return t;
+  }
+  TimedResult timed_call(uint64_t module, const LauncherArgs& args, bool flush,
+                         int repeat) override {
+    TimedResult t = guard([&] { return inner_->timed_call(module, args, flush, repeat); });
+    watch(t.status);
+    return t;
+  }
+  void synchronize() override {
+    guard([&] { inner_->synchronize(); });
+  }
+
+ private:
+  // An exception leaves the device in an unknown state: it is not lent again.
+  template <class F>
+  auto guard(F&& f) -> decltype(f()) {
+    try {
+      return f();
+    } catch (...) {
+      healthy_ = false;
+      throw;
+    }
+  }
+  const LaunchResult& watch(const LaunchResult& r) {
+    if (r.context_lost || r.device_restarted) healthy_ = false;
+    return r;
+  }
+
+  std::shared_ptr<DevicePool::State> pool_;
+  std::unique_ptr<Device> inner_;
+  bool healthy_ = true;
+};
+
+}  // namespace
+
+DevicePool::DevicePool(DeviceFactory make, int candidates_expected)
+    : state_(std::make_shared<State>()) {
+  state_->make = std::move(make);
+  state_->spares_left = candidates_expected;
+}
+
+DevicePool::~DevicePool() {
+  std::future<std::unique_ptr<Device>> spare;
+  {
+    std::lock_guard lock(state_->mu);
+    state_->closing = true;
+    state_->idle_trusted.clear();
+    state_->queue.clear();  // not started yet: never will be
+    spare = std::move(state_->spare);
+    state_->wake.notify_one();
+  }
+  if (state_->starter.joinable()) state_->starter.join();
+  if (spare.valid()) {
+    try {
+      spare.get();  // a device that was starting: closed here
+    } catch (...) {
+    }
+  }
+}
+
+DeviceFactory DevicePool::factory() {
+  std::shared_ptr<State> s = state_;
+  return [s](const std::string& role) -> std::unique_ptr<Device> {
+    if (role == kTrusted) {
+      std::unique_ptr<Device> d;
+      {
+        std::lock_guard lock(s->mu);
+        if (!s->idle_trusted.empty()) {
+          d = std::move(s->idle_trusted.back());
+          s->idle_trusted.pop_back();
+        }
+        // The job's candidate device starts while its trusted one compiles.
+        s->start_spare();
+      }
+      if (!d) d = s->open(role);
+      return std::make_unique<PooledDevice>(s, std::move(d));
+    }
+    if (role == kCandidate) {
+      std::future<std::unique_ptr<Device>> mine;
+      {
+        std::lock_guard lock(s->mu);
+        mine = std::move(s->spare);
+        if (mine.valid()) s->start_spare();  // the next job's
+      }
+      if (mine.valid()) {
+        // A start that failed ahead of time is tried once more, now; that failure is the job's.
+        try {
+          return mine.get();
+        } catch (const std::exception&) {
+        }
+      }
+      return s->open(role);
+    }
+    return s->open(role);
+  };
+}
+
+int DevicePool::opened(const std::string& role) const {
+  std::lock_guard lock(state_->mu);
+  auto it = state_->opened.find(role);
+  return it == state_->opened.end() ? 0 : it->second;
+}
+
+}  // namespace kta::engine
