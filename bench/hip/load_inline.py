@@ -17,7 +17,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def cuda_source(name):
     text = open(os.path.join(HERE, "kernels", name + ".hip")).read()
-    text = text.replace("#include <hip/hip_runtime.h>", "#include <cuda_runtime.h>")
+    # The HIP spellings these kernels use, mapped as HIP's nvidia headers map them.
+    names = "".join(f"#define hip{a}_{d} {b}.{d}\n" for a, b in (("BlockIdx", "blockIdx"),
+                    ("BlockDim", "blockDim"), ("ThreadIdx", "threadIdx"), ("GridDim", "gridDim"))
+                    for d in "xyz")
+    text = text.replace("#include <hip/hip_runtime.h>", "#include <cuda_runtime.h>\n" + names)
     kernel = re.search(r"__global__ void (\w+)", text).group(1)
     # A host wrapper load_inline can bind: launches the kernel once on tensors.
     if name == "saxpy":
