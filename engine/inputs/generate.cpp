@@ -264,7 +264,9 @@ HostTensor generate_input(const model::Tensor& tensor, const std::vector<int64_t
   uint64_t key = input_key(task, point, seed, tensor.name);
 
   size_t n = out.numel();
-  constexpr size_t kPerThread = size_t{1} << 20;
+  // ~64 Ki elements per thread: Box-Muller costs ~35 ns an element, so a 1 Mi-element tensor
+  // (a typical visible shape) took ~35 ms on one thread, which dominated a GPU evaluation.
+  constexpr size_t kPerThread = size_t{1} << 16;
   size_t threads = std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()),
                                     (n + kPerThread - 1) / kPerThread);
   if (threads <= 1) {
