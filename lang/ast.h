@@ -130,7 +130,7 @@ struct TensorDecl {
 
 // `reference hip "f.hip" kernel k(a, b) grid G block B shared S` and friends.
 struct EntryDecl {
-  std::string which;  // reference | baseline
+  std::string which;  // reference | baseline | candidate
   std::string flavor;
   SourceRange flavor_where;
   std::string file;

@@ -131,7 +131,7 @@ struct dims : seq<one<'['>, ws, opt<expr, star<comma, must<expr>>>, ws, must<clo
 struct tensor_init : seq<sp, one<'='>, ws, must<expr>> {};
 struct tensor_name : ident {};
 struct tensor_stmt : if_must<tensor_role, sp, tensor_name, colon, dtype, sp, dims, opt<tensor_init>, end_stmt> {};
-struct entry_which : sor<kw<string<'r', 'e', 'f', 'e', 'r', 'e', 'n', 'c', 'e'>>, kw<string<'b', 'a', 's', 'e', 'l', 'i', 'n', 'e'>>> {};
+struct entry_which : sor<kw<string<'r', 'e', 'f', 'e', 'r', 'e', 'n', 'c', 'e'>>, kw<string<'b', 'a', 's', 'e', 'l', 'i', 'n', 'e'>>, kw<string<'c', 'a', 'n', 'd', 'i', 'd', 'a', 't', 'e'>>> {};
 struct flavor : sor<kw<string<'h', 'i', 'p'>>, kw<string<'t', 'o', 'r', 'c', 'h'>>, kw<string<'t', 'r', 'i', 't', 'o', 'n'>>> {};
 struct entry_file : plain_string {};
 struct entry_symbol : ident {};

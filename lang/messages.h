@@ -120,6 +120,10 @@ namespace kta::lang {
   X(bad_range, error, "range({}) has no values")                                                  \
   X(bad_pow2, error, "pow2({}..{}) needs 0 <= lo <= hi <= 62")                                    \
   X(editable_not_baseline, error, "editable file '{}' is not the baseline's source '{}'")         \
+  X(editable_not_candidate, error, "editable file '{}' is not the candidate's source '{}'")       \
+  X(candidate_missing, error, "torch2hip task '{}' has no candidate; declare the HIP starter the agent edits, e.g. candidate hip \"k.hip\" launcher") \
+  X(candidate_flavor_mismatch, error, "candidate is {} but the baseline is {}; a {} task compares like with like") \
+  X(candidate_not_editable, error, "candidate source '{}' is not an editable file; add it to 'editable'") \
   X(kernel_arg_unknown, error, "kernel argument '{}' is not a declared tensor or param")          \
   X(kernel_arg_unknown_hint, error, "kernel argument '{}' is not a declared tensor or param; did you mean '{}'?") \
   X(kernel_arg_duplicate, error, "kernel argument '{}' is passed more than once")                 \
@@ -136,7 +140,7 @@ namespace kta::lang {
   X(task_path_not_found, error, "no task file matches '{}'")                                      \
   X(bad_device, error, "device must be auto, cpu, hip or \"hip:N\", found '{}'")                  \
   X(agent_without_command, error, "agent '{}' has no command")                                    \
-  X(unknown_placeholder, error, "unknown placeholder '{{{}}}' in the command of agent '{}'")       \
+  X(unknown_placeholder, error, "unknown placeholder '{{{}}}' in the {} of agent '{}'")            \
   /* notes */                                                                                     \
   X(note_previous_definition, note, "previous definition is here")                                \
   X(note_declared_here, note, "'{}' is declared here")                                            \

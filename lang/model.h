@@ -118,6 +118,7 @@ struct Task {
   std::vector<Tensor> tensors;
   Entry reference;
   Entry baseline;
+  Entry candidate;                      // what the agent edits; the baseline entry when not declared
   std::vector<std::filesystem::path> editable;  // absolute
   std::vector<ShapePoint> visible;
   std::vector<ShapePoint> heldout;              // explicit points
@@ -138,6 +139,7 @@ struct AgentDecl {
   std::vector<std::string> check;       // version-check command, may be empty
   std::map<std::string, std::string> env;
   int64_t timeout_ns = 3600'000'000'000;
+  int64_t grace_ns = 10'000'000'000;    // after TERM on timeout, before KILL
 };
 
 // An agent as a plan uses it: the declaration plus the arguments of this use.
@@ -156,6 +158,8 @@ struct Plan {
   int repeat = 1;
   std::filesystem::path output;         // absolute
   std::optional<Timing> timing;         // overrides each task's timing when set
+  std::string sandbox = "auto";         // auto | on | off: command agents under bubblewrap
+  bool network = true;                  // command agents may reach the network
 };
 
 }  // namespace kta::model

@@ -100,6 +100,7 @@ struct TaskContext {
   std::map<std::string, std::vector<const ast::Setting*>> settings;  // by key
   const ast::EntryDecl* reference = nullptr;
   const ast::EntryDecl* baseline = nullptr;
+  const ast::EntryDecl* candidate = nullptr;  // optional except for torch2hip
   const ast::ShapesDecl* visible = nullptr;
   const ast::ShapesDecl* heldout = nullptr;
   Scope scope;  // every param, typed

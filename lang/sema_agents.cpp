@@ -16,7 +16,8 @@ std::vector<std::string> strings_of(Sema& sema, const ast::Setting& s, bool repo
   return out;
 }
 
-// `{name}` placeholders must be known: prompt, prompt_file, workspace, or a parameter.
+// `{name}` placeholders must be known: prompt, prompt_file, workspace, task, model, or a
+// parameter. The engine fills them (engine/agents/command_line.cpp) from the same list.
 void check_placeholders(Sema& sema, const ast::CallableDecl& decl, const ast::Setting& s) {
   for (const ast::ExprPtr& v : s.values) {
     const auto* str = std::get_if<ast::StringLit>(&v->node);
@@ -26,9 +27,10 @@ void check_placeholders(Sema& sema, const ast::CallableDecl& decl, const ast::Se
       size_t close = t.find('}', open);
       if (close == std::string::npos) break;
       std::string name = t.substr(open + 1, close - open - 1);
-      bool known = name == "prompt" || name == "prompt_file" || name == "workspace";
+      bool known = name == "prompt" || name == "prompt_file" || name == "workspace" ||
+                   name == "task" || name == "model";
       for (const ast::ParamSig& p : decl.params) known |= p.name == name;
-      if (!known) sema.diags().report(v->where, Msg::unknown_placeholder, name, decl.name);
+      if (!known) sema.diags().report(v->where, Msg::unknown_placeholder, name, s.key, decl.name);
     }
   }
 }
@@ -43,7 +45,7 @@ std::optional<model::AgentDecl> lower_agent(Sema& sema, Module& m, const ast::Ca
   out.name = m.name.find(".kta") == std::string::npos ? m.name + "." + decl.name : decl.name;
   out.builtin = decl.builtin;
   if (decl.builtin) return out;
-  static const std::vector<std::string> kKeys = {"command", "check", "env", "timeout"};
+  static const std::vector<std::string> kKeys = {"command", "check", "env", "timeout", "grace"};
   bool has_command = false;
   for (const ast::Setting& s : decl.body) {
     if (std::find(kKeys.begin(), kKeys.end(), s.key) == kKeys.end()) {
@@ -65,6 +67,7 @@ std::optional<model::AgentDecl> lower_agent(Sema& sema, Module& m, const ast::Ca
         if (report) d.report(s.key_where, Msg::type_mismatch, "'env'", "'env NAME = \"value\"'", "something else");
         continue;
       }
+      if (report) check_placeholders(sema, decl, s);
       out.env[s.subject] = str->value;
     } else {
       const ast::Expr* v = sema.single_value(s);
@@ -75,7 +78,7 @@ std::optional<model::AgentDecl> lower_agent(Sema& sema, Module& m, const ast::Ca
       Ty t = sema.check_expr(*v, scope);
       if (d.error_count() != errs) continue;
       if (t != Ty::duration && t != Ty::any) {
-        d.report(v->where, Msg::type_mismatch, "'timeout'", "a duration", type_name(t));
+        d.report(v->where, Msg::type_mismatch, fmt::format("'{}'", s.key), "a duration", type_name(t));
         continue;
       }
       NameLookup lookup = [&](const std::string& name) -> std::optional<model::Value> {
@@ -87,10 +90,11 @@ std::optional<model::AgentDecl> lower_agent(Sema& sema, Module& m, const ast::Ca
       };
       try {
         model::Value tv = evaluate(*v, lookup);
-        if (std::holds_alternative<int64_t>(tv) && std::get<int64_t>(tv) > 0) out.timeout_ns = std::get<int64_t>(tv);
-        else d.report(v->where, Msg::value_out_of_range, "'timeout'", "a positive duration", value_text(tv));
+        int64_t& target = s.key == "grace" ? out.grace_ns : out.timeout_ns;
+        if (std::holds_alternative<int64_t>(tv) && std::get<int64_t>(tv) > 0) target = std::get<int64_t>(tv);
+        else d.report(v->where, Msg::value_out_of_range, fmt::format("'{}'", s.key), "a positive duration", value_text(tv));
       } catch (const EvalError& e) {
-        d.report(v->where, Msg::eval_error, "timeout", e.what());
+        d.report(v->where, Msg::eval_error, s.key, e.what());
       }
     }
   }

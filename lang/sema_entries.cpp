@@ -1,4 +1,4 @@
-// Reference and baseline entries: flavour and mode per task kind, source files on disk, kernel
+// Reference, baseline and candidate entries: flavour and mode per task kind, source files on disk, kernel
 // argument lists against the declared tensors and params, launch geometry, editable files.
 #include <fmt/format.h>
 
@@ -32,7 +32,10 @@ bool mode_allowed(const std::string& flavor, const std::string& mode) {
 std::vector<std::string> flavors_for(const std::string& kind, const std::string& which) {
   if (kind == "hip2hip") return {"hip"};
   if (kind == "triton2triton") return which == "reference" ? std::vector<std::string>{"triton", "torch"} : std::vector<std::string>{"triton"};
-  if (kind == "torch2hip") return which == "reference" ? std::vector<std::string>{"torch"} : std::vector<std::string>{"torch", "hip"};
+  if (kind == "torch2hip") {
+    if (which == "candidate") return {"hip"};
+    return which == "reference" ? std::vector<std::string>{"torch"} : std::vector<std::string>{"torch", "hip"};
+  }
   return {"hip", "torch", "triton"};
 }
 
@@ -123,6 +126,22 @@ void lower_entry(TaskContext& ctx, const ast::EntryDecl& e, const std::string& k
   out.launch = g;
 }
 
+// The candidate: declared (torch2hip must), else the baseline entry, which the agent edits.
+void check_candidate(TaskContext& ctx, const std::string& kind) {
+  DiagnosticEngine& d = ctx.diags();
+  if (!ctx.candidate) {
+    if (kind == "torch2hip") d.report(ctx.decl.name_where, Msg::candidate_missing, ctx.decl.name);
+    ctx.task.candidate = ctx.task.baseline;
+    return;
+  }
+  size_t before = d.error_count();
+  lower_entry(ctx, *ctx.candidate, kind, ctx.task.candidate);
+  if (d.error_count() == before && kind != "torch2hip" && ctx.baseline &&
+      ctx.candidate->flavor != ctx.baseline->flavor)
+    d.report(ctx.candidate->flavor_where, Msg::candidate_flavor_mismatch, ctx.candidate->flavor,
+             ctx.baseline->flavor, kind);
+}
+
 }  // namespace
 
 void check_entries(TaskContext& ctx) {
@@ -133,11 +152,14 @@ void check_entries(TaskContext& ctx) {
   }
   if (ctx.reference) lower_entry(ctx, *ctx.reference, kind, ctx.task.reference);
   if (ctx.baseline) lower_entry(ctx, *ctx.baseline, kind, ctx.task.baseline);
+  check_candidate(ctx, kind);
+  bool has_candidate = ctx.candidate || ctx.baseline;
+  const ast::EntryDecl* cand_decl = ctx.candidate ? ctx.candidate : ctx.baseline;
 
-  // Editable files: what the agent may change; for hip and triton tasks, the baseline's source.
+  // Editable files: what the agent may change; for hip and triton tasks, the candidate's source.
   auto it = ctx.settings.find("editable");
   if (it == ctx.settings.end()) {
-    if (ctx.baseline) ctx.task.editable.push_back(ctx.task.baseline.file);
+    if (has_candidate) ctx.task.editable.push_back(ctx.task.candidate.file);
     return;
   }
   for (const ast::Setting* s : it->second) {
@@ -152,13 +174,18 @@ void check_entries(TaskContext& ctx) {
         continue;
       }
       fs::path p = normal_path(ctx.task.dir / str->value);
-      if (kind != "torch2hip" && ctx.baseline && p != ctx.task.baseline.file) {
-        ctx.diags().report(v->where, Msg::editable_not_baseline, str->value, ctx.baseline->file);
+      if (kind != "torch2hip" && has_candidate && p != ctx.task.candidate.file) {
+        if (ctx.candidate) ctx.diags().report(v->where, Msg::editable_not_candidate, str->value, cand_decl->file);
+        else ctx.diags().report(v->where, Msg::editable_not_baseline, str->value, cand_decl->file);
         continue;
       }
       ctx.task.editable.push_back(p);
     }
   }
+  const auto& ed = ctx.task.editable;
+  if (ctx.candidate && !ctx.task.candidate.file.empty() &&
+      std::find(ed.begin(), ed.end(), ctx.task.candidate.file) == ed.end())
+    ctx.diags().report(ctx.candidate->file_where, Msg::candidate_not_editable, ctx.candidate->file);
 }
 
 }  // namespace kta::lang

@@ -195,7 +195,7 @@ void check_at_points(TaskContext& ctx) {
   std::vector<Item> items;
   for (const model::Tensor& t : ctx.task.tensors)
     for (size_t i = 0; i < t.shape.size(); ++i) items.push_back({t.shape[i], fmt::format("dim {} of '{}'", i, t.name), 0, true});
-  for (const model::Entry* e : {&ctx.task.reference, &ctx.task.baseline}) {
+  for (const model::Entry* e : {&ctx.task.reference, &ctx.task.baseline, &ctx.task.candidate}) {
     if (!e->launch) continue;
     for (int i = 0; i < 3; ++i) {
       if (e->launch->grid[i]) items.push_back({e->launch->grid[i], "'grid'", 1, true});

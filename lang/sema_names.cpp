@@ -10,7 +10,7 @@ namespace {
 constexpr std::string_view kTaskKeys[] = {"kind", "summary", "notes", "editable", "tolerance",
                                           "gate", "timing",  "bytes", "flops"};
 constexpr std::string_view kStatementWords[] = {"param", "input", "output", "inout",
-                                                "reference", "baseline", "shapes"};
+                                                "reference", "baseline", "candidate", "shapes"};
 // Keys that may appear on several lines (each with its own subject, or adding values).
 bool repeatable(std::string_view key) { return key == "tolerance" || key == "gate" || key == "editable"; }
 
@@ -43,7 +43,9 @@ void collect_task_items(TaskContext& ctx) {
     } else if (const auto* t = std::get_if<ast::TensorDecl>(&item)) {
       if (declare(t->name, t->name_where, t->where)) ctx.tensors[t->name] = t;
     } else if (const auto* e = std::get_if<ast::EntryDecl>(&item)) {
-      const ast::EntryDecl*& slot = e->which == "reference" ? ctx.reference : ctx.baseline;
+      const ast::EntryDecl*& slot = e->which == "reference"  ? ctx.reference
+                                    : e->which == "baseline" ? ctx.baseline
+                                                             : ctx.candidate;
       if (slot) {
         d.report(e->where, Msg::duplicate_setting, e->which);
         d.note(slot->where, Msg::note_previous_definition);

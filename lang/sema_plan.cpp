@@ -135,7 +135,8 @@ std::optional<model::Plan> lower_plan(Sema& sema, Module& m, const ast::PlanDecl
   plan.file = m.path;
   fs::path dir = m.path.parent_path();
   plan.output = dir / "runs" / decl.name;
-  static const std::vector<std::string> kKeys = {"tasks", "agent", "device", "heldout", "repeat", "output", "timing"};
+  static const std::vector<std::string> kKeys = {"tasks", "agent", "device", "heldout", "repeat", "output", "timing",
+                                                 "sandbox", "network"};
   std::map<std::string, const ast::Setting*> seen;
   bool has_tasks = false, has_agent = false;
   for (const ast::Setting& s : decl.items) {
@@ -178,6 +179,14 @@ std::optional<model::Plan> lower_plan(Sema& sema, Module& m, const ast::PlanDecl
       if (auto o = sema.string_value(s, m)) plan.output = (dir / *o).lexically_normal();
     } else if (s.key == "timing") {
       if (auto t = sema.timing_of(s, m)) plan.timing = *t;
+    } else if (s.key == "network") {
+      if (auto b = sema.bool_value(s, m)) plan.network = *b;
+    } else if (s.key == "sandbox") {
+      const ast::Expr* v = sema.single_value(s);
+      const auto* n = v ? std::get_if<ast::NameRef>(&v->node) : nullptr;
+      if (n && (n->name == "auto" || n->name == "on" || n->name == "off")) plan.sandbox = n->name;
+      else if (v) d.report(v->where, Msg::type_mismatch, "'sandbox'", "auto, on or off",
+                           n ? fmt::format("'{}'", n->name) : std::string("an expression"));
     }
   }
   if (!has_tasks) d.report(decl.name_where, Msg::plan_no_tasks, decl.name);

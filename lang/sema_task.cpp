@@ -100,7 +100,7 @@ std::optional<model::Task> lower_task(Sema& sema, Module& m, const ast::TaskDecl
   task.file = m.path;
   task.dir = m.path.parent_path();
   task.where = decl.where;
-  TaskContext ctx{sema, m, decl, task, {}, {}, {}, nullptr, nullptr, nullptr, nullptr, Scope{&m, {}, true}, {}};
+  TaskContext ctx{sema, m, decl, task, {}, {}, {}, nullptr, nullptr, nullptr, nullptr, nullptr, Scope{&m, {}, true}, {}};
   collect_task_items(ctx);
   check_tensors(ctx);
   check_entries(ctx);

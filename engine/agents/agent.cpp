@@ -20,7 +20,20 @@ std::string string_arg(const model::AgentUse& agent, const std::string& name) {
   return {};
 }
 
+std::string safe_name(std::string s) {
+  for (char& c : s) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '-' || c == '_' || c == '.';
+    if (!ok) c = '_';
+  }
+  return s;
+}
+
 }  // namespace
+
+fs::path job_path(const TaskJob& job) {
+  return fs::path(safe_name(job.task.name)) / safe_name(job.agent_label) / std::to_string(job.repeat);
+}
 
 AgentKind agent_kind(const model::AgentUse& agent) {
   std::string n = short_name(agent.decl.name);
@@ -67,8 +80,6 @@ std::vector<CandidateFile> resolve_candidate(const model::AgentUse& agent, const
       } else {
         f.found = false;
       }
-    } else if (kind == AgentKind::command) {
-      f.found = false;  // command agents are not run by this build: the baseline stands in
     }
     files.push_back(std::move(f));
   }
@@ -77,7 +88,7 @@ std::vector<CandidateFile> resolve_candidate(const model::AgentUse& agent, const
 
 PreparedCandidate prepare_candidate(const TaskJob& job, const fs::path& workspace) {
   PreparedCandidate out;
-  out.entry = job.task.baseline;
+  out.entry = job.task.candidate;
   std::error_code ec;
   fs::create_directories(workspace, ec);
   if (ec) {
@@ -96,10 +107,10 @@ PreparedCandidate prepare_candidate(const TaskJob& job, const fs::path& workspac
     }
     if (!f.found) ++missing;
     out.files.push_back(dst);
-    if (f.editable == job.task.baseline.file) out.entry.file = dst;
+    if (f.editable == job.task.candidate.file) out.entry.file = dst;
   }
   if (agent_kind(job.agent) == AgentKind::command) {
-    out.reason = "agent '" + job.agent_label + "' is not runnable in this build, baseline used";
+    // The agent's own outcome is the prepare step's reason (step_prepare.cpp).
   } else if (missing > 0 && missing == static_cast<int>(job.candidate.size())) {
     out.reason = "no solution, baseline used";
   } else if (missing > 0) {

@@ -1,6 +1,7 @@
-// Built-in agents: `baseline` (the candidate is the task's baseline) and `replay(dir)` (the
-// candidate's editable files are read from DIR/<task name>/<file name>). Coding agents that run
-// a command line come later; they produce a candidate the same way, into a workspace.
+// Agents: `baseline` (the candidate is the task's baseline), `replay(dir)` (the candidate's
+// editable files are read from DIR/<task name>/<file name>) and command agents (a CLI run in a
+// workspace, engine/agents/agent_run.h; its editable files are taken back into
+// <run>/candidates/<task>/<agent>/<repeat>/, where the later steps read them).
 #pragma once
 
 #include <filesystem>
@@ -18,8 +19,12 @@ AgentKind agent_kind(const model::AgentUse& agent);
 // "baseline", "replay(solutions)", "claude_code" — stable, used in step keys and reports.
 std::string agent_label(const model::AgentUse& agent);
 
+// <task>/<agent>/<repeat> with each part made safe for a file name: where a job's workspace,
+// taken-back candidate and log live under the run folder.
+std::filesystem::path job_path(const TaskJob& job);
+
 // Where each editable file of `task` comes from for this agent. Replay directories are taken
-// relative to `base_dir` (the plan's folder) when relative.
+// relative to `base_dir` (the plan's folder) when relative. Command agents: see bind_agents.
 std::vector<CandidateFile> resolve_candidate(const model::AgentUse& agent, const model::Task& task,
                                              const std::filesystem::path& base_dir);
 

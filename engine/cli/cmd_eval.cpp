@@ -16,6 +16,7 @@
 #include "engine/cli/commands.h"
 #include "engine/execute/device_pool.h"
 #include "engine/execute/executor.h"
+#include "engine/runner/python_device.h"
 #include "engine/execute/reference_cache.h"
 #include "engine/plan/compile.h"
 #include "engine/report/summary.h"
@@ -68,7 +69,9 @@ engine::AuditHook audit_hook() {
     for (const auto& point : job.visible) {
       for (const auto& [name, v] : point) o.shapes[name].push_back(v);
     }
-    o.baseline = job.task.baseline.file;
+    // Findings already in the task's own HIP are not the agent's: hip2hip compares against the
+    // baseline, torch2hip against the candidate's starter file (its baseline is PyTorch).
+    o.baseline = job.task.kind == model::TaskKind::torch2hip ? job.task.candidate.file : job.task.baseline.file;
     o.include_dirs.push_back(job.task.dir);
     o.jobs = 1;
     std::vector<fs::path> hip;
@@ -139,7 +142,13 @@ void clear_previous(const fs::path& dir) {
                         "results.csv", "summary.md"}) {
     fs::remove(dir / f, ec);
   }
-  fs::remove_all(dir / "work", ec);
+  // Agent workspaces (task/ in each is read-only: writable again first), taken-back candidates,
+  // agent logs and prompts belong to the replaced run too.
+  for (auto it = fs::recursive_directory_iterator(dir / "work", ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+    if (it->is_directory()) fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ec);
+  ec.clear();
+  for (const char* d : {"work", "candidates", "logs", "prompts"}) fs::remove_all(dir / d, ec);
 }
 
 int run_eval(const EvalArgs& a) {
@@ -197,13 +206,24 @@ int run_eval(const EvalArgs& a) {
   engine::DeviceOptions device_options;
   if (a.timeout > 0) device_options.launch_timeout_s = a.timeout;
   // Workers (and GPU contexts) are opened once per run, not once per job.
+  // Python runners (torch references, Triton kernels): one per role for the whole run.
+  engine::RunnerPool runners(engine::RunnerOptions{});
   engine::DevicePool pool(
-      [device_spec, device_options](const std::string&) {
+      [device_spec, device_options, &runners](const std::string& role) -> std::unique_ptr<engine::Device> {
+        if (role.ends_with(engine::kPythonSuffix)) {
+          engine::DeviceOptions o = device_options;
+          o.device = device_spec;
+          return runners.device(role, o);
+        }
         return engine::make_isolated_device(device_spec, device_options);
       },
       static_cast<int>(plan.jobs.size()));
   eo.make_device = pool.factory();
   auto outcomes = engine::execute(plan, *store, eo);
+  if (engine::RunnerStats rs = runners.stats(); rs.starts > 0) {
+    std::cerr << fmt::format("python runner: {} start{} ({:.2f} s start-up), {} requests\n", rs.starts,
+                             rs.starts == 1 ? "" : "s", rs.start_seconds, rs.requests);
+  }
   engine::RunScore score = engine::score(outcomes);
   info.secret.clear();
   engine::write_results_json(plan.output / "results.json", info, outcomes, score);

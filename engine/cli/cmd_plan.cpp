@@ -97,6 +97,8 @@ void explain_task(std::ostream& os, const Task& t, const std::optional<Timing>& 
   }
   os << fmt::format("  reference   {}\n", entry_text(t.reference));
   os << fmt::format("  baseline    {}\n", entry_text(t.baseline));
+  if (t.candidate.file != t.baseline.file || t.candidate.flavor != t.baseline.flavor)
+    os << fmt::format("  candidate   {}\n", entry_text(t.candidate));
   for (const auto& e : t.editable) os << fmt::format("  editable    {}\n", rel(e));
   for (const auto& [name, tol] : t.tolerances)
     os << fmt::format("  tolerance   {}: atol {:g}, rtol {:g}{}{}{}\n", name, tol.atol, tol.rtol,

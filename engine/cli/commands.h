@@ -16,5 +16,7 @@ void add_fmt_command(CLI::App& app, CliState& state);
 void add_plan_command(CLI::App& app, CliState& state);
 void add_eval_command(CLI::App& app, CliState& state);
 void add_audit_command(CLI::App& app, CliState& state);
+void add_compare_command(CLI::App& app, CliState& state);
+void add_agents_command(CLI::App& app, CliState& state);
 
 }  // namespace kta::cli

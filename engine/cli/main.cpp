@@ -14,7 +14,9 @@ int main(int argc, char** argv) {
       "  kta fmt --check tasks/**/*.kta             verify canonical formatting\n"
       "  kta plan --explain examples/quickstart.kta print what an evaluation would do\n"
       "  kta eval examples/quickstart.kta           run the plan on the cpu device\n"
-      "  kta audit kernel.hip --task t.kta          find hard-coded shape assumptions");
+      "  kta audit kernel.hip --task t.kta          find hard-coded shape assumptions\n"
+      "  kta compare runs/a runs/b                  compare two runs task by task\n"
+      "  kta agents check examples/agents.kta       is each agent's CLI installed?");
 
   kta::cli::CliState state;
   kta::cli::add_check_command(app, state);
@@ -22,6 +24,8 @@ int main(int argc, char** argv) {
   kta::cli::add_plan_command(app, state);
   kta::cli::add_eval_command(app, state);
   kta::cli::add_audit_command(app, state);
+  kta::cli::add_compare_command(app, state);
+  kta::cli::add_agents_command(app, state);
   auto* help = app.add_subcommand("help", "show this help");
   help->callback([&] { std::fputs(app.help().c_str(), stdout); });
 

@@ -60,6 +60,10 @@ struct CompileRequest {
   std::filesystem::path source;
   std::string entry;
   bool launcher = false;
+  // The python runner's entries (the hip and cpu devices ignore these): flavor "torch" or
+  // "triton", mode "module" or "function".
+  std::string flavor = "hip";
+  std::string mode;
   std::vector<KernelArg> signature;  // kernel mode: declared parameter types, checked at compile
   CompileOptions options;
 };
@@ -75,6 +79,9 @@ struct CompileResult {
   uint64_t module = 0;
   double seconds = 0;
   bool cache_hit = false;
+  // This device cannot run the entry's flavor at all (Triton without a GPU or without the
+  // module): the steps that need it are skipped with `error` as the reason, never failed.
+  bool unavailable = false;
 };
 
 // Outcome of a launch. A failed launch is an outcome, not an exception.
@@ -96,6 +103,7 @@ struct TensorArg {
   Buffer buffer;
   int32_t dtype = KTA_F32;  // enum kta_dtype
   std::vector<int64_t> shape;
+  int32_t role = 0;  // 0 input, 1 output, 2 inout: what a functional torch callable takes/returns
 };
 struct ParamArg {
   std::string name;
@@ -106,6 +114,7 @@ struct ParamArg {
 struct LauncherArgs {
   std::vector<TensorArg> tensors;
   std::vector<ParamArg> params;
+  std::vector<ParamArg> init_args;  // torch module mode: the constructor's arguments at this point
 };
 
 struct TimedResult {

@@ -221,11 +221,23 @@ std::vector<KernelArg> DeviceSet::kernel_args(const model::Entry& entry) const {
   return args;
 }
 
-LauncherArgs DeviceSet::launcher_args() const {
+LauncherArgs DeviceSet::launcher_args(const model::Entry& entry) const {
   LauncherArgs a;
   for (size_t i = 0; i < task_.tensors.size(); ++i) {
     const auto& t = task_.tensors[i];
-    a.tensors.push_back({t.name, buffers_[i], static_cast<int32_t>(t.dtype), spec_.shapes[i]});
+    int32_t role = t.role == model::TensorRole::input ? 0 : t.role == model::TensorRole::output ? 1 : 2;
+    a.tensors.push_back({t.name, buffers_[i], static_cast<int32_t>(t.dtype), spec_.shapes[i], role});
+  }
+  // A torch module's constructor arguments, at this point: integers stay integers (sizes).
+  for (const auto& e : entry.init_args) {
+    ParamArg pa;
+    try {
+      pa.i = lang::eval_int(e, spec_.point, task_);
+    } catch (const lang::EvalError&) {
+      pa.is_float = true;
+      pa.f = lang::eval_number(e, spec_.point, task_);
+    }
+    a.init_args.push_back(pa);
   }
   for (size_t i = 0; i < task_.params.size(); ++i) {
     const auto& p = task_.params[i];
@@ -254,16 +266,18 @@ LaunchConfig DeviceSet::launch_config(const model::Entry& entry) const {
   return c;
 }
 
+// Launcher mode and the python runner's entries (module, function) are calls; only kernel mode
+// launches with a geometry.
 LaunchResult DeviceSet::launch(const Impl& impl) const {
-  if (impl.entry.mode == model::EntryMode::launcher) {
-    return impl.device->call(impl.module, launcher_args());
+  if (impl.entry.mode != model::EntryMode::kernel) {
+    return impl.device->call(impl.module, launcher_args(impl.entry));
   }
   return impl.device->launch(impl.module, kernel_args(impl.entry), launch_config(impl.entry));
 }
 
 TimedResult DeviceSet::timed(const Impl& impl, bool flush, int repeat) const {
-  if (impl.entry.mode == model::EntryMode::launcher) {
-    return impl.device->timed_call(impl.module, launcher_args(), flush, repeat);
+  if (impl.entry.mode != model::EntryMode::kernel) {
+    return impl.device->timed_call(impl.module, launcher_args(impl.entry), flush, repeat);
   }
   return impl.device->timed_launch(impl.module, kernel_args(impl.entry),
                                    launch_config(impl.entry), flush, repeat);

@@ -58,7 +58,7 @@ class DeviceSet {
 
  private:
   std::vector<KernelArg> kernel_args(const model::Entry& entry) const;
-  LauncherArgs launcher_args() const;
+  LauncherArgs launcher_args(const model::Entry& entry) const;
   LaunchConfig launch_config(const model::Entry& entry) const;
   HostSet download(bool outputs);
 

@@ -22,7 +22,10 @@ namespace kta::engine {
 
 // Makes a device for one role of one job: "trusted" (reference and baseline) or "candidate".
 // The candidate never shares a process with the reference, so reference outputs never reach it.
+// Python entries (torch, triton) ask for "trusted-python" / "candidate-python": the role's python
+// runner (engine/runner), on the same device spec.
 using DeviceFactory = std::function<std::unique_ptr<Device>(const std::string& role)>;
+inline const std::string kPythonSuffix = "-python";
 
 // What the audit hook reports for one candidate.
 struct AuditReport {

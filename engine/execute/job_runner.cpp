@@ -48,6 +48,7 @@ JobRunner::JobRunner(const Plan& plan, const TaskJob& job, SharedStore& store,
   workspace_ = plan.output / "work" / safe_name(job.task.name) / safe_name(job.agent_label) /
                std::to_string(job.repeat);
   outcome_.task = job.task.name;
+  outcome_.task_hash = job.task.content_hash;
   outcome_.kind = kind_name(job.task.kind);
   outcome_.agent = job.agent_label;
   outcome_.repeat = job.repeat;
@@ -96,6 +97,7 @@ void JobRunner::step(const PlanStep& s) {
   rec = StepRecord{};
   rec.key = s.key;
   rec.task = job_.task.name;
+  rec.task_hash = job_.task.content_hash;
   rec.agent = job_.agent_label;
   rec.repeat = job_.repeat;
   rec.step = name;
@@ -115,6 +117,7 @@ void JobRunner::step(const PlanStep& s) {
 }
 
 StepResult JobRunner::run_step(StepKind kind) {
+  if (!unavailable_.empty() && kind != StepKind::prepare) return skipped(unavailable_);
   switch (kind) {
     case StepKind::prepare:
       return prepare();
@@ -148,6 +151,10 @@ void JobRunner::apply(StepKind kind, const StepRecord& rec, const std::vector<Sh
   nlohmann::json p = nlohmann::json::parse(rec.payload.empty() ? "{}" : rec.payload, nullptr, false);
   if (p.is_discarded()) p = nlohmann::json::object();
   bool ok = rec.outcome == StepOutcome::ok;
+  if (rec.outcome == StepOutcome::skip && p.value("unavailable", false)) {
+    unavailable_ = rec.reason;
+    outcome_.skipped = rec.reason;
+  }
   if ((rec.outcome == StepOutcome::fail || rec.outcome == StepOutcome::error) &&
       outcome_.failure_reason.empty()) {
     outcome_.failure_reason = rec.step + ": " + rec.reason;
@@ -155,6 +162,7 @@ void JobRunner::apply(StepKind kind, const StepRecord& rec, const std::vector<Sh
   switch (kind) {
     case StepKind::prepare:
       prepared_ok_ = ok;
+      if (p.contains("agent")) apply_agent_record(p["agent"], outcome_);
       break;
     case StepKind::baseline_compile:
       baseline_ok_ = ok;
@@ -205,11 +213,14 @@ void JobRunner::apply(StepKind kind, const StepRecord& rec, const std::vector<Sh
   }
 }
 
-Device& JobRunner::device(const std::string& role) {
-  auto& slot = role == kCandidate ? candidate_ : trusted_;
+Device& JobRunner::device(const std::string& role, model::Flavor flavor) {
+  bool python = flavor != model::Flavor::hip;
+  auto& slot = role == kCandidate ? (python ? candidate_python_ : candidate_)
+                                  : (python ? trusted_python_ : trusted_);
   if (!slot) {
-    slot = options_.make_device(role);
-    if (!slot) throw std::runtime_error("no device for role " + role);
+    std::string name = python ? role + kPythonSuffix : role;
+    slot = options_.make_device(name);
+    if (!slot) throw std::runtime_error("no device for role " + name);
   }
   return *slot;
 }
@@ -217,9 +228,11 @@ Device& JobRunner::device(const std::string& role) {
 void JobRunner::drop_device(const std::string& role) {
   if (role == kCandidate) {
     candidate_.reset();
+    candidate_python_.reset();
     candidate_impl_.reset();
   } else {
     trusted_.reset();
+    trusted_python_.reset();
     reference_.reset();
     baseline_.reset();
   }

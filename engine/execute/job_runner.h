@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/agents/agent.h"
+#include "engine/agents/agent_run.h"
 #include "engine/execute/bindings.h"
 #include "engine/execute/executor.h"
 #include "engine/execute/reference_cache.h"
@@ -60,8 +61,9 @@ class JobRunner {
                          const std::string& label, bool heldout, const InterleavedProtocol& protocol);
   void speedup_verdict(const std::vector<double>& ratios, bool heldout, StepResult& r) const;
 
-  // Devices and compiled implementations, made on first use and remade after a failure.
-  Device& device(const std::string& role);
+  // Devices and compiled implementations, made on first use and remade after a failure. Python
+  // entries (torch, triton) run on the role's python runner device, HIP entries on its device.
+  Device& device(const std::string& role, model::Flavor flavor = model::Flavor::hip);
   void drop_device(const std::string& role);
   const Impl* impl(const std::string& role, std::string* error);
   CompileResult compile_on(const std::string& role, const model::Entry& entry);
@@ -79,7 +81,10 @@ class JobRunner {
   ReferenceCache cache_;
   std::filesystem::path workspace_;
 
-  std::unique_ptr<Device> trusted_, candidate_;
+  std::unique_ptr<Device> trusted_, candidate_, trusted_python_, candidate_python_;
+  // Set when this device cannot run the task at all (triton without a GPU): every later step is
+  // skipped with this reason and the task counts as skipped, never as passed or failed.
+  std::string unavailable_;
   std::optional<Impl> reference_, baseline_, candidate_impl_;
   std::optional<PreparedCandidate> prepared_;
   uint64_t launches_ = 0;

@@ -7,6 +7,12 @@ namespace kta::engine {
 
 StepResult JobRunner::audit() {
   StepResult r;
+  if (job_.task.candidate.flavor != model::Flavor::hip) {
+    // The analyzer reads HIP; a Triton candidate's generalization is judged by the held-out run.
+    r.outcome = StepOutcome::skip;
+    r.reason = "audit: the candidate is not HIP (held-out run only)";
+    return r;
+  }
   if (!options_.audit) {
     r.outcome = StepOutcome::skip;
     r.reason = "audit: analyzer not built";

@@ -17,26 +17,34 @@ const char* flavor_name(model::Flavor f) {
 }  // namespace
 
 CompileResult JobRunner::compile_on(const std::string& role, const model::Entry& entry) {
-  CompileResult res;
-  if (entry.flavor != model::Flavor::hip) {
-    res.error = std::string("a ") + flavor_name(entry.flavor) +
-                " entry needs the python runner, which this build does not have";
-    return res;
-  }
   CompileRequest req;
+  const std::string& device_role = role == "candidate" ? kCandidate : kTrusted;
+  if (entry.flavor != model::Flavor::hip) {
+    req.source = entry.file;
+    req.entry = entry.symbol;
+    req.flavor = flavor_name(entry.flavor);
+    req.mode = entry.mode == model::EntryMode::module ? "module" : "function";
+    return device(device_role, entry.flavor).compile(req);
+  }
   req.source = entry.file;
   req.entry = entry.symbol;
   req.launcher = entry.mode == model::EntryMode::launcher;
   if (!req.launcher) req.signature = declared_signature(job_.task, entry);
   // Headers next to the task's sources resolve from a workspace copy too.
   req.options.extra_flags.push_back("-I" + job_.task.dir.string());
-  return device(role == "candidate" ? kCandidate : kTrusted).compile(req);
+  return device(device_role).compile(req);
 }
 
 StepResult JobRunner::compile(const std::string& role) {
   StepResult r;
   std::string error;
   const Impl* done = impl(role, &error);
+  if (!done && !unavailable_.empty()) {
+    r.outcome = StepOutcome::skip;
+    r.reason = unavailable_;
+    r.payload["unavailable"] = true;
+    return r;
+  }
   if (!done) {
     r.outcome = StepOutcome::fail;
     r.reason = error;
@@ -63,6 +71,11 @@ const Impl* JobRunner::impl(const std::string& role, std::string* error) {
     entry = prepared_->entry;
   }
   CompileResult res = compile_on(role, entry);
+  if (!res.ok && res.unavailable) {
+    unavailable_ = res.error;
+    *error = res.error;
+    return nullptr;
+  }
   if (!res.ok) {
     compile_log_ = res.log;
     *error = res.error.empty() ? std::string("compile error") : res.error;
@@ -79,7 +92,7 @@ const Impl* JobRunner::impl(const std::string& role, std::string* error) {
   }
   Impl i;
   i.role = role;
-  i.device = &device(role == "candidate" ? kCandidate : kTrusted);
+  i.device = &device(role == "candidate" ? kCandidate : kTrusted, entry.flavor);
   i.module = res.module;
   i.entry = entry;
   slot = i;

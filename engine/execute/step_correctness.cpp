@@ -19,7 +19,7 @@ std::optional<HostSet> JobRunner::reference(const PointSpec& spec, uint64_t seed
     *error = "reference does not compile: " + *error;
     return std::nullopt;
   }
-  DeviceSet set(device(kTrusted), job_.task, spec);
+  DeviceSet set(*ref->device, job_.task, spec);
   set.upload_inputs(inputs);
   set.poison_outputs(launches_++);
   LaunchResult lr = set.launch(*ref);

@@ -1,17 +1,49 @@
-// Step: prepare (the agent's candidate into a workspace).
+// Step: prepare (the agent's candidate into a workspace). Command agents run here; a resumed
+// run never runs them again once this step is recorded: the files they left are in the run
+// folder (<run>/candidates/...), where the later steps read them.
+#include <cstdlib>
+
+#include "engine/agents/agent_run.h"
 #include "engine/execute/job_runner.h"
 
 namespace kta::engine {
 
+namespace {
+
+AgentRunOptions agent_options(const Plan& plan, const ExecuteOptions& options) {
+  AgentRunOptions o;
+  o.run_dir = plan.output;
+  o.cache_dir = options.cache_dir;
+  o.device = plan.device;
+  o.sandbox = plan.sandbox;
+  o.network = plan.network;
+  if (const char* g = std::getenv("KTA_AGENT_GRACE"); g && *g)
+    o.grace = std::chrono::nanoseconds(static_cast<int64_t>(std::atof(g) * 1e9));
+  return o;
+}
+
+}  // namespace
+
 StepResult JobRunner::prepare() {
   StepResult r;
+  std::optional<AgentRun> agent;
+  if (agent_kind(job_.agent) == AgentKind::command) {
+    agent = run_command_agent(job_, workspace_, agent_options(plan_, options_));
+    r.payload["agent"] = agent_run_json(*agent);
+    if (!agent->ran) {
+      r.outcome = StepOutcome::error;
+      r.reason = agent->error;
+      return r;
+    }
+  }
   prepared_ = prepare_candidate(job_, workspace_);
   if (!prepared_->ok) {
     r.outcome = StepOutcome::error;
     r.reason = prepared_->reason;
     return r;
   }
-  r.reason = prepared_->reason;  // e.g. "no solution, baseline used" on an ok step
+  // e.g. "no solution, baseline used" on an ok step; a failed agent's workspace is still judged.
+  r.reason = agent ? agent->summary() : prepared_->reason;
   nlohmann::json files = nlohmann::json::array();
   for (const auto& f : job_.candidate) {
     files.push_back({{"file", f.editable.filename().string()}, {"found", f.found}});

@@ -15,6 +15,8 @@ Plan compile_plan(const model::Plan& source, const PlanOptions& options) {
   plan.device = options.device;
   plan.heldout = source.heldout;
   plan.quick = options.quick;
+  plan.sandbox = source.sandbox;
+  plan.network = source.network;
   auto debug = [&](std::string_view pass) {
     if (options.debug) dump_plan(plan, pass, *options.debug);
   };

@@ -64,6 +64,8 @@ struct Plan {
   std::string device;                // resolved device spec ("cpu", "hip:0")
   bool heldout = true;
   bool quick = false;
+  std::string sandbox = "auto";      // command agents: auto | on | off (bubblewrap)
+  bool network = true;               // command agents may use the network
   std::vector<TaskJob> jobs;
   std::string hash;                  // hash of every step key, in order
 };

@@ -45,6 +45,7 @@ std::string pct(double v) { return fmt::format("{:.1f}%", v * 100); }
 std::vector<std::vector<std::string>> figures(const RunScore& s) {
   std::vector<std::vector<std::string>> rows;
   rows.push_back({"tasks", std::to_string(s.tasks)});
+  if (s.skipped > 0) rows.push_back({"skipped (not evaluated here)", std::to_string(s.skipped)});
   rows.push_back({"compiled", std::to_string(s.compiled)});
   rows.push_back({"correct", fmt::format("{} ({})", s.correct, pct(s.correctness_rate))});
   for (const auto& [p, share] : s.fast_p) rows.push_back({fmt::format("fast_{:g}", p), pct(share)});
@@ -74,6 +75,11 @@ std::string format_run_summary(std::span<const TaskOutcome> outcomes,
     const JobSteps& js = by_job[{t.task, t.agent, t.repeat}];
     std::string agent = t.agent + (t.repeat > 0 ? fmt::format(" #{}", t.repeat) : "");
     std::string correct = !t.compiled ? "-" : t.correct ? "ok" : "FAIL";
+    if (!t.skipped.empty()) {
+      rows.push_back({t.task, t.kind, agent, "SKIP", "-", "-", "-", "-",
+                      fmt::format("{:.1f}s", js.seconds), short_reason("skipped: " + t.skipped)});
+      continue;
+    }
     rows.push_back({t.task, t.kind, agent, t.compiled ? "ok" : "FAIL", correct, speedup_cell(t),
                     t.quadrant.empty() ? "-" : t.quadrant, audit_cell(t, js),
                     fmt::format("{:.1f}s", js.seconds), short_reason(t.failure_reason)});
@@ -81,6 +87,7 @@ std::string format_run_summary(std::span<const TaskOutcome> outcomes,
   std::string out = format_table({"task", "kind", "agent", "compile", "correct", "speedup [95% CI]",
                                   "held-out", "audit", "time", "first failure"},
                                  rows);
+  out += format_agent_tables(outcomes);
   out += "\n" + format_table({"figure", "value"}, figures(score));
   return out;
 }

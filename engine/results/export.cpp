@@ -1,5 +1,6 @@
 #include "engine/results/export.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <stdexcept>
@@ -63,6 +64,7 @@ Json summary_json(const ScoreSummary& s) {
   Json quadrants = Json::object();
   for (const auto& [q, n] : s.quadrants) quadrants[q] = n;
   return Json{{"tasks", s.tasks},
+              {"skipped", s.skipped},
               {"compiled", s.compiled},
               {"correct", s.correct},
               {"correctness_rate", number(s.correctness_rate)},
@@ -76,6 +78,21 @@ Json summary_json(const ScoreSummary& s) {
               {"aka_score", number(s.aka_score)}};
 }
 
+// What a command agent did (absent for the built-in agents): unknown token counts are null.
+Json agent_run_json(const TaskOutcome& t) {
+  return Json{{"status", t.agent_status},
+              {"input_tokens", opt(t.input_tokens)},
+              {"output_tokens", opt(t.output_tokens)},
+              {"cost_usd", opt(t.cost_usd)},
+              {"candidate_unchanged", t.candidate_unchanged},
+              {"changed_files", t.changed_files},
+              {"ignored_writes", t.ignored_writes},
+              {"sandbox", t.sandbox},
+              {"network", t.agent_network},
+              {"log", t.agent_log},
+              {"prompt", t.agent_prompt}};
+}
+
 Json task_json(const TaskOutcome& t) {
   Json shapes = Json::array();
   for (const ShapeRecord& s : t.shapes) shapes.push_back(shape_json(s));
@@ -85,7 +102,8 @@ Json task_json(const TaskOutcome& t) {
                    {"correct", opt(t.heldout_correct)},
                    {"speedup", opt(t.heldout_speedup)},
                    {"quadrant", t.quadrant.empty() ? Json(nullptr) : Json(t.quadrant)}};
-  return Json{{"task", t.task},
+  Json j{{"task", t.task},
+              {"task_hash", t.task_hash},
               {"kind", t.kind},
               {"agent", t.agent},
               {"repeat", t.repeat},
@@ -97,11 +115,14 @@ Json task_json(const TaskOutcome& t) {
               {"speedup_ci", Json::array({number(t.speedup_lo), number(t.speedup_hi)})},
               {"heldout", heldout},
               {"failure_reason", t.failure_reason},
+              {"skipped", t.skipped},
               {"agent_seconds", number(t.agent_seconds)},
               {"agent_exit", t.agent_exit},
               {"audit_findings", t.audit_findings},
               {"aka_score", number(aka_task_score(t))},
               {"shapes", shapes}};
+  if (!t.agent_status.empty()) j["agent_run"] = agent_run_json(t);
+  return j;
 }
 
 void write_file(const std::filesystem::path& path, const std::string& text) {
@@ -134,6 +155,7 @@ std::string opt_text(const std::optional<T>& v, std::string (*f)(double)) {
 }
 
 std::string task_status(const TaskOutcome& t) {
+  if (!t.skipped.empty()) return "skipped";
   if (!t.compiled) return "compile fail";
   if (!t.correct) return "incorrect";
   if (!t.fast_enough) return "too slow";
@@ -157,6 +179,69 @@ std::vector<std::vector<std::string>> task_rows(std::span<const TaskOutcome> out
 
 const std::vector<std::string> kTaskHeader = {"task",    "agent",  "rep",      "status",
                                               "speedup", "95% CI", "held-out", "reason"};
+
+const std::vector<std::string> kAgentHeader = {"task", "rep", "agent status", "time", "input tokens",
+                                               "output tokens", "cost", "candidate", "ignored writes",
+                                               "sandbox"};
+
+std::vector<std::vector<std::string>> agent_rows(std::span<const TaskOutcome> outcomes) {
+  std::vector<std::vector<std::string>> rows;
+  auto tokens = [](const std::optional<int64_t>& v) { return v ? std::to_string(*v) : "-"; };
+  for (const TaskOutcome& t : outcomes) {
+    if (t.agent_status.empty()) continue;
+    std::string changed = "unchanged";
+    if (!t.candidate_unchanged) {
+      changed.clear();
+      for (const auto& f : t.changed_files) changed += (changed.empty() ? "" : ", ") + f;
+      if (changed.empty()) changed = "changed";
+    }
+    std::string ignored;
+    for (const auto& w : t.ignored_writes) ignored += (ignored.empty() ? "" : "; ") + w;
+    rows.push_back({t.task, std::to_string(t.repeat), t.agent_status, fixed(t.agent_seconds, 1) + "s",
+                    tokens(t.input_tokens), tokens(t.output_tokens),
+                    t.cost_usd ? fmt::format("${:.2f}", *t.cost_usd) : "-", changed,
+                    ignored.empty() ? "-" : ignored, t.sandbox});
+  }
+  return rows;
+}
+
+std::vector<std::string> agent_names(std::span<const TaskOutcome> outcomes) {
+  std::vector<std::string> names;
+  for (const TaskOutcome& t : outcomes)
+    if (std::find(names.begin(), names.end(), t.agent) == names.end()) names.push_back(t.agent);
+  return names;
+}
+
+bool any_command_agent(std::span<const TaskOutcome> outcomes) {
+  return std::any_of(outcomes.begin(), outcomes.end(),
+                     [](const TaskOutcome& t) { return !t.agent_status.empty(); });
+}
+
+std::vector<TaskOutcome> of_agent(std::span<const TaskOutcome> outcomes, const std::string& agent) {
+  std::vector<TaskOutcome> sub;
+  for (const TaskOutcome& t : outcomes)
+    if (t.agent == agent) sub.push_back(t);
+  return sub;
+}
+
+std::vector<std::vector<std::string>> figure_rows(const ScoreSummary& s);
+std::string md_table(const std::vector<std::string>& header,
+                     const std::vector<std::vector<std::string>>& rows);
+
+// One section per agent when the plan ran several, or a command agent: the same tasks, each
+// agent with its own task table, what its runs did, and its own figures.
+std::string agent_sections_md(std::span<const TaskOutcome> outcomes) {
+  std::vector<std::string> names = agent_names(outcomes);
+  if (names.size() < 2 && !any_command_agent(outcomes)) return "";
+  std::string out;
+  for (const auto& name : names) {
+    std::vector<TaskOutcome> sub = of_agent(outcomes, name);
+    out += "\n## Agent: " + name + "\n\n" + md_table(kTaskHeader, task_rows(sub));
+    if (any_command_agent(sub)) out += "\n" + md_table(kAgentHeader, agent_rows(sub));
+    out += "\n" + md_table({"figure", "value"}, figure_rows(score(sub)));
+  }
+  return out;
+}
 
 std::vector<std::vector<std::string>> figure_rows(const ScoreSummary& s) {
   std::vector<std::vector<std::string>> rows = {
@@ -276,6 +361,7 @@ void write_summary_md(const std::filesystem::path& path, const RunInfo& run,
                      run.kta_version.empty() ? std::string(KTA_VERSION) : run.kta_version);
   out += "## Tasks\n\n" + md_table(kTaskHeader, task_rows(outcomes));
   out += "\n## Run\n\n" + md_table({"figure", "value"}, figure_rows(score));
+  out += agent_sections_md(outcomes);
   if (!score.by_kind.empty()) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& [kind, s] : score.by_kind)
@@ -329,6 +415,23 @@ std::string format_table(const std::vector<std::string>& header,
   out += rule + "\n";
   for (const auto& r : rows) out += line(r);
   return out;
+}
+
+std::string format_agent_tables(std::span<const TaskOutcome> outcomes) {
+  std::vector<std::string> names = agent_names(outcomes);
+  if (names.size() < 2 && !any_command_agent(outcomes)) return "";
+  std::string out;
+  for (const auto& name : names) {
+    std::vector<TaskOutcome> sub = of_agent(outcomes, name);
+    out += "\nagent " + name + "\n" + format_table(kTaskHeader, task_rows(sub));
+    if (any_command_agent(sub)) out += format_table(kAgentHeader, agent_rows(sub));
+  }
+  return out;
+}
+
+std::string format_markdown_table(const std::vector<std::string>& header,
+                                  const std::vector<std::vector<std::string>>& rows) {
+  return md_table(header, rows);
 }
 
 std::string format_summary(std::span<const TaskOutcome> outcomes, const RunScore& score) {

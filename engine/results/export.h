@@ -28,6 +28,14 @@ std::string results_json_text(const RunInfo& run, std::span<const TaskOutcome> o
 std::string format_table(const std::vector<std::string>& header,
                          const std::vector<std::vector<std::string>>& rows);
 
+// One table per agent (and what each command agent's runs did), when the run had several
+// agents or a command agent; empty otherwise.
+std::string format_agent_tables(std::span<const TaskOutcome> outcomes);
+
+// The same as a GitHub-flavoured Markdown table ('|' in cells escaped).
+std::string format_markdown_table(const std::vector<std::string>& header,
+                                  const std::vector<std::vector<std::string>>& rows);
+
 // The terminal summary: one row per task then the run-level figures.
 std::string format_summary(std::span<const TaskOutcome> outcomes, const RunScore& score);
 

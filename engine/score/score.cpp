@@ -66,13 +66,23 @@ ScoreSummary summarize_tasks(const std::vector<const TaskOutcome*>& tasks) {
 RunScore score(std::span<const TaskOutcome> outcomes) {
   std::vector<const TaskOutcome*> all;
   std::map<std::string, std::vector<const TaskOutcome*>> by_kind;
+  std::map<std::string, int> skipped;
   for (const TaskOutcome& t : outcomes) {
+    if (!t.skipped.empty()) {
+      ++skipped[t.kind];
+      continue;
+    }
     all.push_back(&t);
     by_kind[t.kind].push_back(&t);
   }
   RunScore r;
   static_cast<ScoreSummary&>(r) = summarize_tasks(all);
   for (const auto& [kind, tasks] : by_kind) r.by_kind[kind] = summarize_tasks(tasks);
+  for (const auto& [kind, n] : skipped) {
+    r.skipped += n;
+    if (!r.by_kind.count(kind)) r.by_kind[kind] = summarize_tasks({});
+    r.by_kind[kind].skipped = n;
+  }
   return r;
 }
 

@@ -16,6 +16,7 @@ namespace kta::engine {
 // One task evaluated for one agent and repeat: what the executor concluded.
 struct TaskOutcome {
   std::string task;
+  std::string task_hash;  // model::Task::content_hash: tells a changed task apart across runs
   std::string kind;  // "hip2hip" ...
   std::string agent;
   int repeat = 0;
@@ -29,8 +30,22 @@ struct TaskOutcome {
   std::optional<double> heldout_speedup;
   std::string quadrant;        // see heldout_quadrant(); empty when held-out was not run
   std::string failure_reason;  // first failing gate's reason; empty on success
+  // Set when the task could not be evaluated on this device at all ("triton not available: ..."):
+  // shown as skipped, left out of every figure (never counted as passed nor as failed).
+  std::string skipped;
   double agent_seconds = 0;
   int agent_exit = 0;
+  // Command agents (engine/agents/agent_run.h); empty/unset for built-in agents.
+  std::string agent_status;               // "exit 0", "timeout after 3600 s", ...
+  std::optional<int64_t> input_tokens;    // unset when the CLI did not report them
+  std::optional<int64_t> output_tokens;
+  std::optional<double> cost_usd;
+  bool candidate_unchanged = false;       // the agent left the editable files as the baseline
+  std::vector<std::string> changed_files;
+  std::vector<std::string> ignored_writes;  // recorded, not taken back
+  std::string sandbox;                    // "bwrap" | "none"
+  bool agent_network = true;              // the plan's network policy for the agent
+  std::string agent_log, agent_prompt;    // relative to the run folder
   int audit_findings = 0;
   bool audit_passed = true;  // the audit gate (`gate audit { fail_on ... }`) was not reached
   std::vector<ShapeRecord> shapes;  // visible and held-out per-shape results
@@ -45,6 +60,7 @@ double aka_task_score(const TaskOutcome& t);
 // Figures over a set of tasks (a run or one kind).
 struct ScoreSummary {
   int tasks = 0, compiled = 0, correct = 0;
+  int skipped = 0;  // not evaluated on this device; not in `tasks` nor in any other figure
   double correctness_rate = 0;  // correct / tasks
   std::map<double, double>
       fast_p;  // p in {0, 1, 1.5, 2}: share of ALL tasks correct && speedup > p

@@ -185,7 +185,7 @@ json masked(json j) {
   static const std::vector<std::string> timing_keys = {
       "speedup", "speedup_ci", "baseline", "candidate", "bytes_per_second", "flops_per_second",
       "aka_score", "geomean_speedup", "speedup_transfer", "fast_p", "started", "kta_version",
-      "agent_seconds", "plan_hash"};
+      "agent_seconds", "plan_hash", "task_hash"};
   if (j.is_object()) {
     for (auto& [k, v] : j.items()) {
       if (std::find(timing_keys.begin(), timing_keys.end(), k) != timing_keys.end()) {

@@ -190,6 +190,9 @@ TEST_F(HipRtc, EveryTaskKernelCompiles) {
     std::stringstream s;
     s << in.rdbuf();
     std::string text = s.str();
+    // Launcher-mode files (the torch2hip starters) are whole translation units with host code:
+    // they build with nvcc/hipcc into a shared library, not through hipRTC.
+    if (text.find("kta_launch") != std::string::npos) continue;
     for (std::sregex_iterator it(text.begin(), text.end(), kernel_re), end; it != end; ++it) {
       std::vector<KernelArg> sig;
       std::stringstream params((*it)[2].str());

@@ -18,6 +18,7 @@ DeviceInfo FakeDevice::info() const {
   DeviceInfo i;
   i.name = "fake";
   i.kind = "fake";
+  i.peak_bandwidth = registry_->peak_bandwidth;
   return i;
 }
 

@@ -38,6 +38,7 @@ struct FakeRegistry {
   int devices_made = 0;
   int compiles = 0;
   std::map<std::string, int> launches;  // kernel name -> launches (timed included)
+  double peak_bandwidth = 0;            // what info() reports, bytes/s
 };
 
 class FakeDevice : public engine::Device {

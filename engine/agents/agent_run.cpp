@@ -1,0 +1,213 @@
+#include "engine/agents/agent_run.h"
+
+#include <cstdlib>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "engine/agents/agent.h"
+#include "engine/agents/command_line.h"
+#include "engine/agents/prompt.h"
+#include "engine/agents/sandbox.h"
+
+namespace kta::engine {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string job_file_stem(const TaskJob& job) {
+  fs::path p = job_path(job);
+  std::string s;
+  for (const auto& part : p) s += (s.empty() ? "" : ".") + part.string();
+  return s;
+}
+
+bool write_text(const fs::path& p, const std::string& text) {
+  std::error_code ec;
+  fs::create_directories(p.parent_path(), ec);
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << text;
+  return static_cast<bool>(out);
+}
+
+// The agent's environment: ours without kta's own settings (the cache folder among them).
+std::map<std::string, std::string> agent_environment(const CommandLine& cl) {
+  auto env = current_environment();
+  std::erase_if(env, [](const auto& kv) { return kv.first.starts_with("KTA_"); });
+  for (const auto& [k, v] : cl.env) env[k] = v;
+  return env;
+}
+
+// Decides the sandbox; an error when it is required and unusable.
+std::optional<std::string> choose_sandbox(const AgentRunOptions& o, AgentRun& run) {
+  if (o.sandbox == "off") {
+    run.sandbox_note = "sandbox off in the plan";
+    return std::nullopt;
+  }
+  std::string why;
+  run.sandboxed = bwrap_usable(&why);
+  if (!run.sandboxed) {
+    run.sandbox_note = why;
+    if (o.sandbox == "on") return "the plan requires a sandbox but " + why;
+  }
+  return std::nullopt;
+}
+
+// Copies the editable files into the run folder; a file the agent deleted comes from the baseline.
+std::optional<std::string> take_back(const TaskJob& job, const fs::path& workspace, AgentRun& run) {
+  std::error_code ec;
+  for (const auto& f : job.candidate) {
+    fs::path name = f.editable.filename();
+    fs::path from = workspace / name;
+    // A link could point the candidate at any file kta can read: only plain files come back.
+    auto st = fs::symlink_status(from, ec);
+    if (fs::is_symlink(st)) {
+      run.notes.push_back("editable file replaced by a link: " + name.string() + " (baseline used)");
+      from = f.editable;
+    } else if (!fs::is_regular_file(st)) {
+      run.notes.push_back("editable file deleted: " + name.string() + " (baseline used)");
+      from = f.editable;
+    }
+    fs::create_directories(f.source.parent_path(), ec);
+    fs::copy_file(from, f.source, fs::copy_options::overwrite_existing, ec);
+    if (ec) return "cannot take back " + name.string() + ": " + ec.message();
+  }
+  return std::nullopt;
+}
+
+void note_changes(AgentRun& run) {
+  const WorkspaceChanges& c = run.changes;
+  for (const auto& p : c.readonly_edited) run.notes.push_back("edited a non-editable file: " + p + " (ignored)");
+  for (const auto& p : c.other) run.notes.push_back(p + " (ignored)");
+  for (const auto& p : c.outside) run.notes.push_back("wrote outside the workspace: " + p);
+  if (c.unchanged) run.notes.push_back("candidate unchanged from the baseline");
+}
+
+}  // namespace
+
+std::string AgentRun::summary() const {
+  if (!ran) return error;
+  std::string s = "agent " + process.status();
+  if (!process.timed_out && process.exit_code == 0 && !process.signal) s = "agent finished";
+  if (changes.unchanged) s += "; candidate unchanged from the baseline";
+  size_t ignored = changes.readonly_edited.size() + changes.other.size() + changes.outside.size();
+  if (ignored) s += fmt::format("; {} ignored write{}", ignored, ignored == 1 ? "" : "s");
+  return s;
+}
+
+AgentRun run_command_agent(const TaskJob& job, const fs::path& workspace, const AgentRunOptions& o) {
+  AgentRun run;
+  run.network = o.network;
+  if (auto bad = unknown_placeholders(job.agent); !bad.empty()) {
+    run.error = fmt::format("agent '{}': unknown placeholder '{{{}}}'", job.agent_label, bad.front());
+    return run;
+  }
+  if (auto err = make_workspace(job, workspace, WorkspaceSpec{{}, o.device})) {
+    run.error = *err;
+    return run;
+  }
+  std::string why;
+  auto prompt = build_prompt(job, o.device, prompts_dir(), &why);
+  if (!prompt) {
+    run.error = "cannot build the prompt: " + why;
+    return run;
+  }
+  std::string stem = job_file_stem(job);
+  run.prompt = fs::path("prompts") / (stem + ".md");
+  run.log = fs::path("logs") / (stem + ".log");
+  fs::path prompt_file = workspace / "PROMPT.md";
+  if (!write_text(prompt_file, *prompt) || !write_text(o.run_dir / run.prompt, *prompt)) {
+    run.error = "cannot write the prompt";
+    return run;
+  }
+  AgentContext ctx{*prompt, prompt_file, workspace, job.task.name};
+  auto cl = build_command(job.agent, ctx, &why);
+  if (!cl) {
+    run.error = fmt::format("agent '{}': {}", job.agent_label, why);
+    return run;
+  }
+  if (auto err = choose_sandbox(o, run)) {
+    run.error = *err;
+    return run;
+  }
+  ProcessSpec p;
+  p.argv = cl->argv;
+  if (run.sandboxed) {
+    SandboxSpec s{workspace, {o.run_dir, o.cache_dir, job.task.dir}, agent_home_paths(), o.network};
+    p.argv = bwrap_argv(s, cl->argv);
+  }
+  p.env = agent_environment(*cl);
+  p.cwd = workspace;
+  p.log = o.run_dir / run.log;
+  p.timeout = std::chrono::nanoseconds(job.agent.decl.timeout_ns);
+  p.grace = o.grace.value_or(std::chrono::nanoseconds(job.agent.decl.grace_ns));
+  fs::create_directories(p.log.parent_path());
+  fs::remove(p.log);
+
+  std::map<std::string, fs::path> baseline;
+  for (const auto& f : job.task.editable) baseline[f.filename().string()] = f;
+  Snapshot before = snapshot(workspace), outside_before = outside_snapshot(o.run_dir, workspace);
+  run.process = run_process(p);
+  run.ran = run.process.started;
+  if (!run.ran) run.error = "agent not started: " + run.process.error;
+  Snapshot after = snapshot(workspace), outside_after = outside_snapshot(o.run_dir, workspace);
+  run.changes = compare_snapshots(before, after, baseline);
+  for (const auto& [path, state] : outside_after) {
+    auto b = outside_before.find(path);
+    if (b == outside_before.end() || !(b->second == state)) run.changes.outside.push_back(path);
+  }
+  std::error_code ec;
+  // Writable again so the run folder can be cleared; the snapshot has already judged the edits.
+  fs::permissions(workspace / kTaskDir, fs::perms::owner_write, fs::perm_options::add, ec);
+  run.usage = parse_usage_file(p.log);
+  note_changes(run);
+  if (auto err = take_back(job, workspace, run)) {
+    run.ran = false;
+    run.error = *err;
+  }
+  return run;
+}
+
+nlohmann::json agent_run_json(const AgentRun& run) {
+  nlohmann::json j;
+  j["status"] = run.ran ? run.process.status() : run.error;
+  j["wall_seconds"] = run.process.wall_seconds;
+  if (run.process.exit_code) j["exit_code"] = *run.process.exit_code;
+  if (run.process.signal) j["signal"] = *run.process.signal;
+  j["timed_out"] = run.process.timed_out;
+  j["tokens"] = usage_json(run.usage);
+  j["changed_files"] = run.changes.editable_changed;
+  j["unchanged"] = run.changes.unchanged;
+  nlohmann::json ignored = nlohmann::json::array();
+  for (const auto& n : run.notes)
+    if (n != "candidate unchanged from the baseline") ignored.push_back(n);
+  j["ignored_writes"] = ignored;
+  j["sandbox"] = run.sandboxed ? "bwrap" : "none";
+  if (!run.sandbox_note.empty()) j["sandbox_note"] = run.sandbox_note;
+  j["network"] = run.network;
+  j["log"] = run.log.generic_string();
+  j["prompt"] = run.prompt.generic_string();
+  return j;
+}
+
+void apply_agent_record(const nlohmann::json& a, TaskOutcome& out) {
+  if (!a.is_object()) return;
+  out.agent_status = a.value("status", "");
+  out.agent_seconds = a.value("wall_seconds", 0.0);
+  out.agent_exit = a.value("exit_code", a.value("timed_out", false) ? -1 : 0);
+  if (a.contains("signal")) out.agent_exit = -1;
+  AgentUsage u = usage_from_json(a.value("tokens", nlohmann::json::object()));
+  out.input_tokens = u.input_tokens;
+  out.output_tokens = u.output_tokens;
+  out.cost_usd = u.cost_usd;
+  out.candidate_unchanged = a.value("unchanged", false);
+  out.changed_files = a.value("changed_files", std::vector<std::string>{});
+  out.ignored_writes = a.value("ignored_writes", std::vector<std::string>{});
+  out.sandbox = a.value("sandbox", "");
+  out.agent_network = a.value("network", true);
+  out.agent_log = a.value("log", "");
+  out.agent_prompt = a.value("prompt", "");
+}
+
+}  // namespace kta::engine

@@ -1,0 +1,54 @@
+// One run of a command agent on one job: workspace, prompt, command line, sandbox, process,
+// what changed, token usage, and the editable files taken back into the run folder
+// (<run>/candidates/<task>/<agent>/<repeat>/), where a resumed run finds them again.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/agents/process.h"
+#include "engine/agents/usage.h"
+#include "engine/agents/workspace.h"
+#include "engine/plan/plan.h"
+#include "engine/score/score.h"
+
+namespace kta::engine {
+
+struct AgentRunOptions {
+  std::filesystem::path run_dir;
+  std::filesystem::path cache_dir;    // kta's cache: hidden from a sandboxed agent
+  std::string device = "cpu";
+  std::string sandbox = "auto";       // auto | on | off
+  bool network = true;
+  // Replaces the declaration's grace period ($KTA_AGENT_GRACE, seconds; for tests).
+  std::optional<std::chrono::nanoseconds> grace;
+};
+
+struct AgentRun {
+  bool ran = false;                   // false: the agent never started (error says why)
+  std::string error;
+  ProcessResult process;
+  AgentUsage usage;
+  WorkspaceChanges changes;
+  bool sandboxed = false;
+  std::string sandbox_note;           // why there is no sandbox, when there is none
+  bool network = true;
+  std::filesystem::path log, prompt;  // relative to the run folder
+  std::vector<std::string> notes;     // recorded, ignored events: "edited a non-editable file: ..."
+  std::string summary() const;        // one line for the prepare step's reason
+};
+
+AgentRun run_command_agent(const TaskJob& job, const std::filesystem::path& workspace,
+                           const AgentRunOptions& options);
+
+nlohmann::json agent_run_json(const AgentRun& run);
+
+// Copies a recorded agent_run_json into the job's outcome (agent time, status, tokens, ...).
+void apply_agent_record(const nlohmann::json& agent, TaskOutcome& out);
+
+}  // namespace kta::engine

@@ -1,0 +1,50 @@
+// The command line of a command agent: its declaration's template with the placeholders filled
+// from one task's context and the agent use's arguments.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lang/model.h"
+
+namespace kta::engine {
+
+// What a placeholder can name besides the agent's parameters.
+struct AgentContext {
+  std::string prompt;                    // {prompt}: the prompt text as one argument
+  std::filesystem::path prompt_file;     // {prompt_file}
+  std::filesystem::path workspace;       // {workspace}
+  std::string task;                      // {task}: the task's name
+};
+
+struct CommandLine {
+  std::vector<std::string> argv;
+  std::map<std::string, std::string> env;  // the declaration's env entries, filled
+};
+
+// Placeholders in the agent's command, check and env that name nothing: the same rule as
+// `kta check` (lang/sema_agents.cpp), for agents built in C++ or loaded without sema.
+std::vector<std::string> unknown_placeholders(const model::AgentUse& agent);
+
+// Fills `tmpl`; nullopt (and *error) when a placeholder is unknown or a brace is unclosed.
+std::optional<std::string> fill_placeholders(const std::string& tmpl,
+                                             const std::map<std::string, std::string>& values,
+                                             std::string* error);
+
+// The command line for one run; nullopt with *error on an unknown placeholder.
+std::optional<CommandLine> build_command(const model::AgentUse& agent, const AgentContext& context,
+                                         std::string* error);
+
+// The version-check command (`check`), filled like the command ({prompt} is empty).
+std::optional<std::vector<std::string>> build_check(const model::AgentUse& agent, std::string* error);
+
+// A value as a placeholder spells it: strings as they are, durations in nanoseconds as integers.
+std::string placeholder_text(const model::Value& v);
+
+// A command line quoted for a POSIX shell, for logs and `kta agents check`.
+std::string shell_quote(const std::vector<std::string>& argv);
+
+}  // namespace kta::engine

@@ -1,0 +1,42 @@
+// A child process group under a deadline: the way command agents run. The child starts in its
+// own session (setsid), so everything it spawns shares its process group; on timeout the whole
+// group gets SIGTERM, a grace period, then SIGKILL. Leftover members of the group are killed
+// the same way when the leader exits, so no background process outlives its agent.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kta::engine {
+
+struct ProcessSpec {
+  std::vector<std::string> argv;                // argv[0] is looked up on PATH
+  std::map<std::string, std::string> env;       // the whole environment of the child
+  std::filesystem::path cwd;
+  std::filesystem::path log;                    // stdout and stderr, interleaved (appended)
+  std::chrono::nanoseconds timeout{3600'000'000'000};
+  std::chrono::nanoseconds grace{10'000'000'000};
+};
+
+struct ProcessResult {
+  bool started = false;
+  std::string error;                // why it could not start (then `started` is false)
+  std::optional<int> exit_code;     // normal exit
+  std::optional<int> signal;        // killed by a signal
+  bool timed_out = false;
+  double timeout_seconds = 0;
+  double wall_seconds = 0;
+  // "exit 0", "exit 3", "killed by signal 9", "timeout after 3600 s", "not started: ..."
+  std::string status() const;
+};
+
+ProcessResult run_process(const ProcessSpec& spec);
+
+// The current environment as a map (a starting point for ProcessSpec::env).
+std::map<std::string, std::string> current_environment();
+
+}  // namespace kta::engine

@@ -1,0 +1,31 @@
+// The prompt a command agent gets: a template under stdlib/prompts/ (`<kind>.md` when present,
+// else `optimize.md`) filled from the task — kind, summary, files, entry signature, visible
+// shapes, gates, tolerances — plus an architecture cheatsheet for the target device and a
+// language cheatsheet for the kind. Held-out shapes are never part of it.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "engine/plan/plan.h"
+
+namespace kta::engine {
+
+// $KTA_PROMPTS_DIR, else the stdlib's prompts/ ($KTA_STDLIB or the compiled-in stdlib).
+std::filesystem::path prompts_dir();
+
+// Which cheatsheets a job gets: "amd-cdna3" or "nvidia-hopper", "hip" or "triton".
+std::string arch_cheatsheet(const std::string& device);
+std::string language_cheatsheet(model::TaskKind kind);
+
+// The filled prompt; nullopt with *error naming the missing template or cheatsheet.
+std::optional<std::string> build_prompt(const TaskJob& job, const std::string& device,
+                                        const std::filesystem::path& dir, std::string* error);
+
+// Fills `{{name}}` in `tmpl`; unknown names are left as they are and reported in *unknown.
+std::string fill_template(const std::string& tmpl, const std::map<std::string, std::string>& values,
+                          std::string* unknown);
+
+}  // namespace kta::engine

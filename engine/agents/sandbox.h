@@ -1,0 +1,29 @@
+// The bubblewrap sandbox around a command agent: the whole filesystem read-only, the workspace
+// writable, the run folder, the kta cache and the task sources hidden behind empty tmpfs mounts,
+// a private /tmp and process namespace, the network optional. See docs/agents.md.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace kta::engine {
+
+struct SandboxSpec {
+  std::filesystem::path workspace;               // bound writable; the agent's working folder
+  std::vector<std::filesystem::path> hidden;     // each replaced by an empty tmpfs
+  std::vector<std::filesystem::path> writable;   // bound writable when they exist (CLI login state)
+  bool network = true;
+};
+
+// The bwrap command line that runs `inner` under `spec`.
+std::vector<std::string> bwrap_argv(const SandboxSpec& spec, const std::vector<std::string>& inner,
+                                    const std::string& bwrap = "bwrap");
+
+// Whether bwrap is installed and can build the namespaces kta uses here; *why says why not.
+bool bwrap_usable(std::string* why);
+
+// Login and settings folders of the supported CLIs under $HOME, kept writable in the sandbox.
+std::vector<std::filesystem::path> agent_home_paths();
+
+}  // namespace kta::engine

@@ -1,0 +1,118 @@
+#include "engine/runner/find_python.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+#include "engine/device/cpu/subprocess.h"
+
+namespace kta::engine {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Empty when `python` can import every module; else why not.
+std::string probe(const std::string& python, const std::vector<std::string>& modules) {
+  std::vector<std::string> argv = {
+      python, "-c",
+      "import importlib.util,sys\n"
+      "m=[n for n in sys.argv[1:] if importlib.util.find_spec(n) is None]\n"
+      "print('no module named ' + ', '.join(m) if m else 'ok')\n"
+      "sys.exit(3 if m else 0)"};
+  argv.insert(argv.end(), modules.begin(), modules.end());
+  cpu::ProcessResult r = cpu::run_process(argv, 30);
+  if (r.exit_code == 0) return {};
+  if (r.timed_out) return "probe timed out";
+  std::string out = r.output;
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  if (r.exit_code == 3) return out.substr(out.rfind('\n') + 1);
+  if (out.size() > 200) out = out.substr(0, 200) + "...";
+  return out.empty() ? "does not run" : out;
+}
+
+bool executable(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec) && access(p.c_str(), X_OK) == 0;
+}
+
+PythonChoice choose(const std::vector<std::string>& modules) {
+  PythonChoice c;
+  auto tried = [&](const std::string& path, const std::string& why) {
+    c.tried.push_back(path + " (" + why + ")");
+  };
+  if (const char* env = std::getenv("KTA_PYTHON"); env != nullptr && *env != 0) {
+    std::string why = probe(env, modules);
+    if (why.empty()) {
+      c.path = env;
+      return c;
+    }
+    tried(std::string("KTA_PYTHON=") + env, why);
+  } else {
+    c.tried.push_back("KTA_PYTHON (unset)");
+  }
+  std::vector<std::string> candidates;
+  if (const char* path = std::getenv("PATH")) {
+    std::stringstream ss(path);
+    for (std::string dir; std::getline(ss, dir, ':');) {
+      if (dir.empty()) continue;
+      fs::path p = fs::path(dir) / "python3";
+      if (executable(p)) candidates.push_back(p.string());
+    }
+  }
+  candidates.push_back("/usr/bin/python3");
+  std::map<std::string, bool> seen;
+  for (const std::string& p : candidates) {
+    std::error_code ec;
+    std::string real = fs::weakly_canonical(p, ec).string();
+    if (seen[real.empty() ? p : real]) continue;
+    seen[real.empty() ? p : real] = true;
+    if (!executable(p)) {
+      tried(p, "not found");
+      continue;
+    }
+    std::string why = probe(p, modules);
+    if (why.empty()) {
+      c.path = p;
+      return c;
+    }
+    tried(p, why);
+  }
+  std::string list;
+  for (const auto& m : modules) list += (list.empty() ? "" : ", ") + m;
+  c.error = "no Python interpreter can import " + list + "; tried:";
+  for (const auto& t : c.tried) c.error += " " + t + ";";
+  c.error += " set KTA_PYTHON or install python3-torch (cmake/setup.sh)";
+  return c;
+}
+
+}  // namespace
+
+PythonChoice find_python(const std::vector<std::string>& modules) {
+  static std::mutex mu;
+  static std::map<std::vector<std::string>, PythonChoice> cache;
+  std::lock_guard lock(mu);
+  auto it = cache.find(modules);
+  if (it == cache.end()) it = cache.emplace(modules, choose(modules)).first;
+  return it->second;
+}
+
+fs::path find_runner_script() {
+  std::error_code ec;
+  if (const char* env = std::getenv("KTA_RUNNER"); env != nullptr && *env != 0) return env;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    for (fs::path p : {self.parent_path() / "kta_runner.py",
+                       self.parent_path() / "../share/kta/runner/kta_runner.py"}) {
+      if (fs::exists(p, ec)) return p;
+    }
+  }
+  fs::path src = fs::path(KTA_SOURCE_ROOT) / "engine" / "runner" / "kta_runner.py";
+  if (fs::exists(src, ec)) return src;
+  return {};
+}
+
+}  // namespace kta::engine

@@ -1,0 +1,475 @@
+"""kta's python runner: runs PyTorch modules and functions and Triton launchers for the engine.
+
+Started by the engine (engine/runner/runner_process.cpp) as `python3 kta_runner.py --fd N`. It
+speaks protocol version 1 (docs/python.md) over fd N, a SOCK_SEQPACKET socket: one JSON object
+per message, one reply per request. Tensor memory never travels as text: every buffer is a memfd
+the engine sends along with an `alloc` request; the runner maps it and, on the cpu device, uses
+the mapping itself as the tensor's storage. On a GPU it keeps a device copy and stages bytes in
+and out on request, outside any timed region. Stdout and stderr go to the engine's log; what
+Python code prints during a call is captured and returned with the reply.
+
+Only the standard library at import time: torch is imported by `hello`, triton on first use, so
+a missing module is a named failure and not a crash.
+"""
+
+import array
+import contextlib
+import importlib.util
+import io
+import json
+import mmap
+import os
+import socket
+import sys
+import time
+import traceback
+
+PROTOCOL_VERSION = 1
+MAX_MESSAGE = 200 * 1024
+MAX_TEXT = 64 * 1024
+# GPU cycles of a spin kernel queued before a sample's start event (~100 us on an H200): the
+# stream stays busy while Python launches the timed call, so the events time the GPU's work and
+# not an idle GPU waiting for the interpreter (the blocking-kernel idea of nvbench).
+GUARD_CYCLES = 200000
+
+# enum kta_dtype (engine/runtime/kta/launch.h) -> (torch dtype name, task dtype name)
+DTYPES = [("float16", "f16"), ("bfloat16", "bf16"), ("float32", "f32"), ("float64", "f64"),
+          ("int8", "i8"), ("int32", "i32"), ("int64", "i64"), ("uint8", "u8"), ("bool", "bool")]
+
+
+class Failure(Exception):
+    """A named failure: the reply's `error`, optionally with a traceback."""
+
+    def __init__(self, error, tb=""):
+        super().__init__(error)
+        self.error = error
+        self.tb = tb
+
+
+def clip(text):
+    return text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + "\n... (truncated)"
+
+
+def exception_failure(prefix):
+    etype, value, _ = sys.exc_info()
+    line = traceback.format_exception_only(etype, value)[-1].strip()
+    return Failure("%s: %s" % (prefix, line), clip(traceback.format_exc()))
+
+
+def cache_flush_bytes():
+    """Twice the largest cpu cache, as the cpu device flushes (engine/device/cpu)."""
+    best, best_level = 0, 0
+    for index in range(8):
+        d = "/sys/devices/system/cpu/cpu0/cache/index%d/" % index
+        try:
+            with open(d + "level") as f:
+                level = int(f.read())
+            with open(d + "type") as f:
+                kind = f.read().strip()
+            with open(d + "size") as f:
+                size = f.read().strip()
+        except OSError:
+            break
+        if kind == "Instruction" or not size:
+            continue
+        n = int("".join(c for c in size if c.isdigit()) or 0)
+        n <<= {"K": 10, "M": 20}.get(size[-1], 0)
+        if level > best_level:
+            best, best_level = n, level
+    return 2 * (best or (32 << 20))
+
+
+class Runner:
+    def __init__(self, sock):
+        self.sock = sock
+        self.torch = None
+        self.device = "cpu"
+        self.gpu = False
+        self.buffers = {}  # id -> (mmap, host uint8 tensor, device uint8 tensor or None)
+        self.modules = {}  # id -> (flavor, mode, callable)
+        self.instances = {}  # (module id, init args) -> constructed torch module
+        self.graphs = {}  # (module id, buffer ids, init args, repeat) -> (CUDA graph, its result)
+        self.warmed = set()  # (module id, buffer ids, init args) called once outside timing
+        self.flush_buf = None
+        self.triton_error = None
+        self.next_module = 1
+
+    # ---- transport ----
+    def receive(self):
+        data, anc, _, _ = self.sock.recvmsg(MAX_MESSAGE + 1, socket.CMSG_SPACE(4))
+        if not data:
+            return None, -1
+        fd = -1
+        for level, kind, payload in anc:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                fds = array.array("i")
+                fds.frombytes(payload[:len(payload) - len(payload) % fds.itemsize])
+                fd = fds[0]
+        return json.loads(data.decode("utf-8")), fd
+
+    def send(self, reply):
+        text = json.dumps(reply)
+        if len(text) > MAX_MESSAGE:
+            text = json.dumps({"ok": False, "error": "reply too large"})
+        self.sock.sendall(text.encode("utf-8"))
+
+    # ---- requests ----
+    def hello(self, q):
+        if q.get("version") != PROTOCOL_VERSION:
+            raise Failure("protocol version mismatch: engine %s, runner %d" %
+                          (q.get("version"), PROTOCOL_VERSION))
+        try:
+            import torch
+        except Exception:
+            raise exception_failure("cannot import torch")
+        self.torch = torch
+        want = q.get("device", "cpu")
+        if want.startswith("hip") or want.startswith("cuda"):
+            index = int(want.split(":")[1]) if ":" in want else 0
+            if not torch.cuda.is_available():
+                raise Failure("torch has no GPU support here (torch.cuda.is_available() is false)")
+            self.device = "cuda:%d" % index
+            self.gpu = True
+            torch.cuda.set_device(index)
+            props = torch.cuda.get_device_properties(index)
+            l2 = getattr(props, "L2_cache_size", 0) or (64 << 20)
+            self.flush_buf = torch.empty(2 * l2, dtype=torch.uint8, device=self.device)
+        else:
+            self.flush_buf = torch.empty(cache_flush_bytes(), dtype=torch.uint8)
+        return {"version": PROTOCOL_VERSION, "python": sys.version.split()[0],
+                "torch": torch.__version__, "device": self.device, "zero_copy": not self.gpu,
+                "pid": os.getpid()}
+
+    def alloc(self, q, fd):
+        if fd < 0:
+            raise Failure("protocol error: alloc without a memory descriptor")
+        torch = self.torch
+        nbytes = int(q["bytes"])
+        m = mmap.mmap(fd, max(nbytes, 1))
+        os.close(fd)
+        host = torch.frombuffer(m, dtype=torch.uint8, count=nbytes) if nbytes else \
+            torch.empty(0, dtype=torch.uint8)
+        dev = torch.empty(nbytes, dtype=torch.uint8, device=self.device) if self.gpu else None
+        self.buffers[int(q["id"])] = (m, host, dev)
+        return {}
+
+    def free(self, q):
+        bid = int(q["id"])
+        entry = self.buffers.pop(bid, None)
+        if entry is not None:
+            del entry
+        # A graph captured on this buffer's memory would write to freed memory.
+        self.graphs = {k: g for k, g in self.graphs.items() if bid not in k[1]}
+        self.warmed = {k for k in self.warmed if bid not in k[1]}
+        return {}
+
+    def stage(self, ids, to_device):
+        for i in ids:
+            _, host, dev = self.buffers[int(i)]
+            if dev is None:
+                continue
+            if to_device:
+                dev.copy_(host)
+            else:
+                host.copy_(dev)
+        if self.gpu:
+            self.torch.cuda.synchronize()
+
+    def compile(self, q):
+        flavor, mode, path, symbol = q["flavor"], q["mode"], q["file"], q["symbol"]
+        if flavor == "triton":
+            why = self.triton_unavailable()
+            if why:
+                return {"ok": False, "unavailable": True, "error": "triton not available: " + why}
+        name = "kta_user_%d" % self.next_module
+        folder = os.path.dirname(os.path.abspath(path))
+        if folder not in sys.path:
+            sys.path.insert(0, folder)  # sibling imports of the task's module
+        out = io.StringIO()
+        try:
+            spec = importlib.util.spec_from_file_location(name, path)
+            if spec is None or spec.loader is None:
+                raise Failure("import error: cannot load '%s'" % path)
+            module = importlib.util.module_from_spec(spec)
+            with contextlib.redirect_stdout(out):
+                spec.loader.exec_module(module)
+        except Failure:
+            raise
+        except BaseException:
+            raise exception_failure("import error")
+        fn = getattr(module, symbol, None)
+        if fn is None:
+            names = [n for n in dir(module) if not n.startswith("_")]
+            raise Failure("missing symbol: '%s' is not defined in %s (it defines: %s)" %
+                          (symbol, os.path.basename(path), ", ".join(names[:20])))
+        if not callable(fn):
+            raise Failure("'%s' in %s is not callable" % (symbol, os.path.basename(path)))
+        mid = self.next_module
+        self.next_module += 1
+        self.modules[mid] = (flavor, mode, fn)
+        return {"module": mid, "output": clip(out.getvalue())}
+
+    def triton_unavailable(self):
+        if self.triton_error is not None:
+            return self.triton_error
+        if not self.gpu:
+            self.triton_error = "the cpu device has no GPU"
+            return self.triton_error
+        try:
+            import triton  # noqa: F401
+            self.triton_error = ""
+        except Exception as e:
+            self.triton_error = str(e).lower() if isinstance(e, ImportError) else repr(e)
+        return self.triton_error
+
+    # ---- calls ----
+    def tensors(self, q):
+        torch = self.torch
+        out = []
+        for t in q["tensors"]:
+            _, host, dev = self.buffers[int(t["buffer"])]
+            base = dev if dev is not None else host
+            dtype = getattr(torch, DTYPES[t["dtype"]][0])
+            size = torch.tensor([], dtype=dtype).element_size()
+            numel = 1
+            for d in t["shape"]:
+                numel *= d
+            if numel == 0:
+                out.append(torch.empty(t["shape"], dtype=dtype, device=base.device))
+            else:
+                out.append(base[:numel * size].view(dtype).view(t["shape"]))
+        return out
+
+    def callable_for(self, q, tensors):
+        """The zero-argument function a call or a timed sample runs, and how to finish it."""
+        flavor, mode, fn = self.modules[int(q["module"])]
+        params = [p["f"] if p["is_float"] else p["i"] for p in q.get("params", [])]
+        if flavor == "triton" or mode == "launcher":
+            return (lambda: fn(*tensors, *params)), (lambda result: None)
+        if mode == "module":
+            init = tuple(a["f"] if a["is_float"] else a["i"] for a in q.get("init_args", []))
+            key = (int(q["module"]), init)
+            m = self.instances.get(key)
+            if m is None:
+                self.torch.manual_seed(0)
+                m = fn(*init).eval().to(self.device)
+                self.instances[key] = m
+            fn = m
+        ins = [x for x, t in zip(tensors, q["tensors"]) if t["role"] != "output"]
+        outs = [(x, t) for x, t in zip(tensors, q["tensors"]) if t["role"] == "output"]
+        torch = self.torch
+
+        def run():
+            with torch.no_grad():
+                return fn(*ins)
+
+        def finish(result):
+            copy_outputs(result, outs)
+        return run, finish
+
+    def call(self, q):
+        tensors = self.tensors(q)
+        self.stage(q.get("stage_in", []), True)
+        out = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(out):
+                run, finish = self.callable_for(q, tensors)
+                finish(run())
+                if self.gpu:
+                    self.torch.cuda.synchronize()
+        except Failure as f:
+            f.output = out.getvalue()
+            raise
+        except BaseException:
+            f = exception_failure("python exception")
+            f.output = out.getvalue()
+            raise f
+        return {"output": clip(out.getvalue())}
+
+    def timed(self, q):
+        tensors = self.tensors(q)
+        self.stage(q.get("stage_in", []), True)
+        repeat = max(1, int(q.get("repeat", 1)))
+        out = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(out):
+                run, finish = self.callable_for(q, tensors)
+                self.warm(q, run)
+                if self.gpu:
+                    graph = self.graph_for(q, run, repeat) if repeat > 1 else None
+                    seconds, result = self.time_gpu(run, bool(q.get("flush")), repeat, graph)
+                else:
+                    seconds, result = self.time_cpu(run, bool(q.get("flush")), repeat)
+                finish(result)  # the copy into the task's buffer is not the module's work
+                if self.gpu:
+                    self.torch.cuda.synchronize()
+        except Failure as f:
+            f.output = out.getvalue()
+            raise
+        except BaseException:
+            f = exception_failure("python exception")
+            f.output = out.getvalue()
+            raise f
+        return {"seconds": seconds, "output": clip(out.getvalue())}
+
+    def warm(self, q, run):
+        """One untimed call, on an idle stream, the first time a callable is timed on these
+        buffers: a kernel's first launch in the process (Triton's JIT, lazy module loading) then
+        happens neither inside a sample nor inside a graph capture. On the GPU, a Triton kernel
+        first launched inside a timed sample was seen to make the later graph capture fail for
+        the baseline only, and batch samples of the same kernel differed 3x."""
+        key = self.buffers_key(q)
+        if key in self.warmed or any(t["role"] == "inout" for t in q["tensors"]):
+            return  # an inout would be updated twice before the sample the engine re-checks
+        run()
+        if self.gpu:
+            self.torch.cuda.synchronize()
+        self.warmed.add(key)
+
+    def buffers_key(self, q):
+        return (int(q["module"]), tuple(int(t["buffer"]) for t in q["tensors"]),
+                tuple((a["i"], a["f"]) for a in q.get("init_args", [])))
+
+    def time_cpu(self, run, flush, repeat):
+        if flush:
+            self.flush_buf.add_(1)
+        t0 = time.perf_counter_ns()
+        for _ in range(repeat):
+            result = run()
+        t1 = time.perf_counter_ns()
+        return (t1 - t0) * 1e-9 / repeat, result
+
+    def time_gpu(self, run, flush, repeat, graph):
+        torch = self.torch
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        if flush:
+            self.flush_buf.add_(1)
+        if hasattr(torch.cuda, "_sleep"):
+            torch.cuda._sleep(GUARD_CYCLES)
+        if graph is not None:
+            start.record()
+            graph[0].replay()
+            end.record()
+            end.synchronize()
+            return start.elapsed_time(end) * 1e-3 / repeat, graph[1]
+        start.record()
+        for _ in range(repeat):
+            result = run()
+        end.record()
+        end.synchronize()
+        return start.elapsed_time(end) * 1e-3 / repeat, result
+
+    def graph_for(self, q, run, repeat):
+        """A CUDA graph of `repeat` calls for batch sampling (one replay per sample, so Python's
+        launch cost is not what is measured), captured once per module, buffers, init args and
+        repeat (the buffers' device memory stays put); None where capture fails."""
+        key = self.buffers_key(q) + (repeat,)
+        graph = self.graphs.get(key)
+        if graph is None or (graph[0] is None and graph[1] < 2):
+            # A failed capture is retried once: a kernel's first launch in a process (Triton's
+            # JIT and module load) can break the capture that follows it.
+            tries = 0 if graph is None else graph[1]
+            captured = self.capture(run, repeat)
+            self.graphs[key] = captured if captured else (None, tries + 1)
+        graph = self.graphs[key]
+        return graph if graph[0] is not None else None
+
+    def capture(self, run, repeat):
+        torch = self.torch
+        try:
+            run()
+            torch.cuda.synchronize()
+            s = torch.cuda.Stream()
+            s.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(s):
+                run()
+            torch.cuda.current_stream().wait_stream(s)
+            g = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(g):
+                for _ in range(repeat):
+                    result = run()
+            torch.cuda.synchronize()
+            return g, result
+        except Exception as e:
+            note = "kta_runner: CUDA graph capture failed, batch runs back to back: %r\n" % e
+            sys.stderr.write(note)
+            if os.environ.get("KTA_RUNNER_TRACE"):
+                with open(os.environ["KTA_RUNNER_TRACE"], "a") as f:
+                    f.write(note + traceback.format_exc())
+            try:
+                torch.cuda.synchronize()
+            except Exception:
+                pass  # a broken capture can leave an error behind; the next call reports it
+            return None
+
+    def fetch(self, q):
+        self.stage(q.get("ids", []), False)
+        return {}
+
+    def serve(self):
+        handlers = {"hello": self.hello, "free": self.free, "compile": self.compile,
+                    "call": self.call, "timed": self.timed, "fetch": self.fetch}
+        while True:
+            q, fd = self.receive()
+            if q is None:
+                return
+            op = q.get("op")
+            try:
+                if op == "alloc":
+                    body = self.alloc(q, fd)
+                elif op == "exit":
+                    return
+                elif op in handlers:
+                    body = handlers[op](q)
+                else:
+                    raise Failure("protocol error: unknown request '%s'" % op)
+                reply = {"ok": True}
+                reply.update(body)
+            except Failure as f:
+                reply = {"ok": False, "error": f.error, "traceback": f.tb,
+                         "output": clip(getattr(f, "output", ""))}
+            except BaseException:
+                f = exception_failure("runner error")
+                reply = {"ok": False, "error": f.error, "traceback": f.tb}
+            sys.stdout.flush()
+            self.send(reply)
+
+
+def copy_outputs(result, outs):
+    """Copies what a functional callable returned into the task's output buffers."""
+    if result is None:
+        got = []  # a task whose results are all inouts, updated in place
+    else:
+        got = list(result) if isinstance(result, (tuple, list)) else [result]
+    if len(got) != len(outs):
+        raise Failure("returned %d tensor%s, the task declares %d output%s" %
+                      (len(got), "" if len(got) == 1 else "s", len(outs), "" if len(outs) == 1 else "s"))
+    for value, (buf, t) in zip(got, outs):
+        torch_dtype_name, task_dtype = DTYPES[t["dtype"]]
+        if not hasattr(value, "dtype") or not hasattr(value, "shape"):
+            raise Failure("output '%s' is a %s, not a tensor" % (t["name"], type(value).__name__))
+        have = str(value.dtype).replace("torch.", "")
+        if have != torch_dtype_name:
+            raise Failure("output '%s' has dtype %s, the task declares %s" % (t["name"], have, task_dtype))
+        if list(value.shape) != list(t["shape"]):
+            raise Failure("output '%s' has shape %s, expected %s" %
+                          (t["name"], list(value.shape), list(t["shape"])))
+        buf.copy_(value)
+
+
+def main(argv):
+    fd = None
+    for i, a in enumerate(argv):
+        if a == "--fd" and i + 1 < len(argv):
+            fd = int(argv[i + 1])
+    if fd is None:
+        sys.stderr.write("kta_runner.py: internal helper of kta; started as 'kta_runner.py --fd N'\n")
+        return 2
+    sock = socket.socket(fileno=fd)
+    Runner(sock).serve()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,202 @@
+#include "engine/runner/python_device.h"
+
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+
+namespace kta::engine {
+
+using nlohmann::json;
+
+namespace {
+
+const char* role_name(int32_t role) {
+  return role == 1 ? "output" : role == 2 ? "inout" : "input";
+}
+
+LaunchResult failed(std::string why) {
+  LaunchResult r;
+  r.ok = false;
+  r.error = std::move(why);
+  return r;
+}
+
+json scalars(const std::vector<ParamArg>& list) {
+  json out = json::array();
+  for (const ParamArg& p : list) out.push_back({{"name", p.name}, {"is_float", p.is_float}, {"i", p.i}, {"f", p.f}});
+  return out;
+}
+
+}  // namespace
+
+PythonDevice::PythonDevice(std::shared_ptr<RunnerProcess> runner, const DeviceOptions& options)
+    : runner_(std::move(runner)), options_(options) {}
+
+PythonDevice::~PythonDevice() {
+  std::lock_guard lock(runner_->mutex());
+  for (auto& [id, s] : buffers_) runner_->free(id);
+}
+
+DeviceInfo PythonDevice::info() const {
+  DeviceInfo i;
+  bool gpu = options_.device.rfind("hip", 0) == 0;
+  i.kind = gpu ? "hip" : "cpu";
+  i.name = std::string("python runner (torch on ") + (gpu ? "cuda)" : "cpu)");
+  return i;
+}
+
+Buffer PythonDevice::alloc(size_t bytes) {
+  std::lock_guard lock(runner_->mutex());
+  uint64_t id = runner_->alloc(bytes);
+  buffers_[id] = State{};
+  return Buffer{id, bytes};
+}
+
+void PythonDevice::free(Buffer b) {
+  std::lock_guard lock(runner_->mutex());
+  if (buffers_.erase(b.id)) runner_->free(b.id);
+}
+
+void PythonDevice::upload(Buffer dst, const void* src, size_t bytes) {
+  std::lock_guard lock(runner_->mutex());
+  std::memcpy(runner_->data(dst.id), src, std::min(bytes, runner_->bytes(dst.id)));
+  buffers_[dst.id] = State{true, false};
+}
+
+void PythonDevice::fill(Buffer dst, uint8_t byte) {
+  std::lock_guard lock(runner_->mutex());
+  std::memset(runner_->data(dst.id), byte, runner_->bytes(dst.id));
+  buffers_[dst.id] = State{true, false};
+}
+
+void PythonDevice::fetch(uint64_t id) {
+  State& s = buffers_[id];
+  if (!s.device_newer || s.generation != runner_->generation() || runner_->zero_copy()) return;
+  json r = runner_->request({{"op", "fetch"}, {"ids", {id}}}, options_.launch_timeout_s);
+  if (!r.value("ok", false)) throw std::runtime_error("cannot read a buffer back from the python runner: " + r.value("error", std::string()));
+  s.device_newer = false;
+}
+
+void PythonDevice::download(void* dst, Buffer src, size_t bytes) {
+  std::lock_guard lock(runner_->mutex());
+  fetch(src.id);
+  std::memcpy(dst, runner_->data(src.id), std::min(bytes, runner_->bytes(src.id)));
+}
+
+CompileResult PythonDevice::compile(const CompileRequest& request) {
+  std::lock_guard lock(runner_->mutex());
+  CompileResult res;
+  json q = {{"op", "compile"},          {"flavor", request.flavor}, {"mode", request.mode},
+            {"file", request.source.string()}, {"symbol", request.entry}};
+  json reply;
+  auto t0 = std::chrono::steady_clock::now();
+  uint64_t id = runner_->compile(q, options_.compile_timeout_s, &reply);
+  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (id == 0) {
+    res.error = reply.value("error", std::string("the python runner failed"));
+    res.log = reply.value("traceback", std::string());
+    if (res.log.empty()) res.log = reply.value("log", std::string());
+    res.unavailable = reply.value("unavailable", false);
+    return res;
+  }
+  res.ok = true;
+  res.module = id;
+  res.log = reply.value("output", std::string());
+  return res;
+}
+
+LaunchResult PythonDevice::launch(uint64_t, const std::vector<KernelArg>&, const LaunchConfig&) {
+  return failed("a python entry has no kernel mode");
+}
+
+TimedResult PythonDevice::timed_launch(uint64_t, const std::vector<KernelArg>&, const LaunchConfig&, bool, int) {
+  return TimedResult{failed("a python entry has no kernel mode"), 0};
+}
+
+// The request body of a call: the tensors with their roles, params and init args. Buffers
+// written on this side since the runner's last copy are staged in.
+json PythonDevice::call_request(uint64_t module, const LauncherArgs& args, std::string* error) {
+  auto child = runner_->module_id(module, options_.compile_timeout_s, error);
+  if (!child) return nullptr;
+  json tensors = json::array(), stage = json::array();
+  for (const TensorArg& t : args.tensors) {
+    tensors.push_back({{"name", t.name}, {"buffer", t.buffer.id}, {"dtype", t.dtype},
+                       {"shape", t.shape}, {"role", role_name(t.role)}});
+    State& s = buffers_[t.buffer.id];
+    bool stale = s.host_newer || s.generation != runner_->generation();
+    if (stale && !runner_->zero_copy()) stage.push_back(t.buffer.id);
+  }
+  return {{"module", *child},          {"tensors", tensors}, {"params", scalars(args.params)},
+          {"init_args", scalars(args.init_args)}, {"stage_in", stage}};
+}
+
+LaunchResult PythonDevice::result_of(const json& reply) const {
+  LaunchResult r;
+  r.ok = reply.value("ok", false);
+  r.output = reply.value("output", std::string());
+  if (!r.ok) {
+    r.error = reply.value("error", std::string("the python runner failed"));
+    std::string tb = reply.value("traceback", std::string());
+    if (!tb.empty()) r.error += "\n" + tb;
+    r.device_restarted = reply.value("restarted", false);
+  }
+  return r;
+}
+
+LaunchResult PythonDevice::call(uint64_t module, const LauncherArgs& args) {
+  std::lock_guard lock(runner_->mutex());
+  std::string error;
+  json q = call_request(module, args, &error);
+  if (q.is_null()) return failed(error);
+  q["op"] = "call";
+  json reply = runner_->request(q, options_.launch_timeout_s);
+  mark_called(args, reply.value("ok", false));
+  return result_of(reply);
+}
+
+TimedResult PythonDevice::timed_call(uint64_t module, const LauncherArgs& args, bool flush, int repeat) {
+  std::lock_guard lock(runner_->mutex());
+  std::string error;
+  json q = call_request(module, args, &error);
+  if (q.is_null()) return TimedResult{failed(error), 0};
+  q["op"] = "timed";
+  q["flush"] = flush;
+  q["repeat"] = repeat;
+  json reply = runner_->request(q, options_.launch_timeout_s * std::max(1, repeat));
+  mark_called(args, reply.value("ok", false));
+  return TimedResult{result_of(reply), reply.value("seconds", 0.0)};
+}
+
+// After a call the runner's copy is the newest (it may have written any tensor, inputs too);
+// after a failure it may be gone with the child, and the host copy is what is left.
+void PythonDevice::mark_called(const LauncherArgs& args, bool ok) {
+  for (const TensorArg& t : args.tensors) {
+    buffers_[t.buffer.id] = ok ? State{false, true, runner_->generation()} : State{true, false, 0};
+  }
+}
+
+std::unique_ptr<Device> RunnerPool::device(const std::string& role, const DeviceOptions& options) {
+  std::lock_guard lock(mu_);
+  auto& slot = runners_[role];
+  if (!slot) {
+    RunnerOptions o = options_;
+    o.device = options.device;
+    slot = std::make_shared<RunnerProcess>(o);
+  }
+  return std::make_unique<PythonDevice>(slot, options);
+}
+
+RunnerStats RunnerPool::stats() const {
+  std::lock_guard lock(mu_);
+  RunnerStats s;
+  for (const auto& [role, r] : runners_) {
+    std::lock_guard runner_lock(r->mutex());
+    RunnerStats x = r->stats();
+    s.starts += x.starts;
+    s.start_seconds += x.start_seconds;
+    s.requests += x.requests;
+  }
+  return s;
+}
+
+}  // namespace kta::engine

@@ -1,0 +1,79 @@
+// PythonDevice: the Device interface over a python runner, so that torch modules and functions
+// and Triton launchers go through the engine's own steps (alloc/upload/poison/download in
+// DeviceSet, the interleaved protocol in step_performance) unchanged. compile = import the file
+// and resolve the callable; call = run it on the buffers; timed_call = one sample timed by the
+// runner's own clock (CUDA events on a GPU, perf_counter_ns on the cpu device). Buffers live in
+// shared memory mapped by both processes: upload/download/fill are memcpy/memset here, plus a
+// staged copy to and from the GPU in the runner, outside any timing.
+//
+// Several devices share one RunnerProcess (a RunnerPool keeps one per role for the whole run),
+// so Python start-up (~1-2 s for `import torch`) is paid once per run, not per task.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "engine/device/device.h"
+#include "engine/runner/runner_process.h"
+
+namespace kta::engine {
+
+class PythonDevice : public Device {
+ public:
+  PythonDevice(std::shared_ptr<RunnerProcess> runner, const DeviceOptions& options);
+  ~PythonDevice() override;
+
+  DeviceInfo info() const override;
+  Buffer alloc(size_t bytes) override;
+  void free(Buffer b) override;
+  void upload(Buffer dst, const void* src, size_t bytes) override;
+  void download(void* dst, Buffer src, size_t bytes) override;
+  void fill(Buffer dst, uint8_t byte) override;
+
+  // flavor torch or triton, mode module or function (CompileRequest::flavor/mode).
+  CompileResult compile(const CompileRequest& request) override;
+  // Python entries have no kernel mode: launch() fails with a named reason.
+  LaunchResult launch(uint64_t module, const std::vector<KernelArg>& args,
+                      const LaunchConfig& config) override;
+  LaunchResult call(uint64_t module, const LauncherArgs& args) override;
+  TimedResult timed_launch(uint64_t module, const std::vector<KernelArg>& args,
+                           const LaunchConfig& config, bool flush, int repeat) override;
+  TimedResult timed_call(uint64_t module, const LauncherArgs& args, bool flush,
+                         int repeat) override;
+  void synchronize() override {}
+
+  RunnerProcess& runner() { return *runner_; }
+
+ private:
+  nlohmann::json call_request(uint64_t module, const LauncherArgs& args, std::string* error);
+  LaunchResult result_of(const nlohmann::json& reply) const;
+  // Buffers whose newest bytes are on the GPU side of the runner are fetched before a read.
+  void fetch(uint64_t id);
+
+  std::shared_ptr<RunnerProcess> runner_;
+  DeviceOptions options_;
+  struct State {
+    bool host_newer = true;     // written here since the runner last staged it in
+    bool device_newer = false;  // written by a call since the last fetch
+    uint64_t generation = 0;    // the runner child that holds the device copy
+  };
+  void mark_called(const LauncherArgs& args, bool ok);
+  std::map<uint64_t, State> buffers_;
+};
+
+// One runner per role for a whole run (trusted: reference and baseline; candidate: the agent's
+// Python), so that the candidate's code never shares a process with reference outputs.
+class RunnerPool {
+ public:
+  explicit RunnerPool(RunnerOptions options) : options_(std::move(options)) {}
+  std::unique_ptr<Device> device(const std::string& role, const DeviceOptions& options);
+  RunnerStats stats() const;  // summed over the roles' runners
+
+ private:
+  RunnerOptions options_;
+  mutable std::mutex mu_;
+  std::map<std::string, std::shared_ptr<RunnerProcess>> runners_;
+};
+
+}  // namespace kta::engine

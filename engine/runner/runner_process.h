@@ -1,0 +1,105 @@
+// RunnerProcess: one python runner child (kta_runner.py) and the engine's side of protocol
+// version 1 (docs/python.md). Requests are JSON messages over a SOCK_SEQPACKET socket on the
+// child's fd 3; buffer memory is memfds passed along with `alloc` requests, mapped on both
+// sides, never sent as text. The child's stdout and stderr go to a log (a memfd) so that module
+// prints cannot corrupt the protocol. Every request has a deadline: past it the child is killed
+// and the request fails with "timeout after N s"; a child that dies fails its request with a
+// named reason. Either way the next request starts a fresh child, which gets every live buffer
+// and every module again, so a crash costs one request, not the run.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace kta::engine {
+
+struct RunnerOptions {
+  std::string device = "cpu";        // "cpu" (torch on the host) or "hip:N" (torch's cuda:N)
+  std::string python;                // empty: find_python()
+  std::filesystem::path script;      // empty: find_runner_script()
+  double start_timeout_s = 120;      // start-up: interpreter, `import torch`, device set-up
+  int protocol_version = 1;          // what the engine speaks; tests change it
+};
+
+// Counters for benchmarks and reports: how often the child started and what that cost.
+struct RunnerStats {
+  int starts = 0;
+  double start_seconds = 0;
+  uint64_t requests = 0;
+};
+
+class RunnerProcess {
+ public:
+  explicit RunnerProcess(RunnerOptions options);
+  ~RunnerProcess();
+  RunnerProcess(const RunnerProcess&) = delete;
+  RunnerProcess& operator=(const RunnerProcess&) = delete;
+
+  // One request. Never throws for runner failures: the reply is {"ok": false, "error": ...}, with
+  // "restarted": true when the child was lost (timeout, exit, protocol error).
+  nlohmann::json request(const nlohmann::json& q, double timeout_s);
+
+  // Buffers: engine-side mappings of shared memory the child maps too.
+  uint64_t alloc(size_t bytes);
+  void free(uint64_t id);
+  uint8_t* data(uint64_t id);
+  size_t bytes(uint64_t id) const;
+
+  // Modules: the compile request is kept and replayed into a fresh child. Returns the engine-side
+  // id, or 0 with the reply's error (and whether the flavor is unavailable here).
+  uint64_t compile(const nlohmann::json& q, double timeout_s, nlohmann::json* reply);
+  // The child's id of an engine-side module, recompiling it in a fresh child when needed.
+  std::optional<int64_t> module_id(uint64_t id, double timeout_s, std::string* error);
+
+  bool zero_copy() const { return zero_copy_; }  // the child's tensors are the shared memory
+  uint64_t generation() const { return generation_; }  // bumped by every start
+  const nlohmann::json& hello() const { return hello_; }
+  RunnerStats stats() const { return stats_; }
+  std::string log_tail() const;
+  // Serializes requests from the devices that share this child.
+  std::mutex& mutex() { return mu_; }
+
+ private:
+  std::string start();  // empty on success, else why not
+  void stop();
+  std::string ensure();
+  std::string why_ended(int status) const;
+  nlohmann::json lost(const std::string& why);
+  std::optional<nlohmann::json> exchange(const nlohmann::json& q, double timeout_s, int fd,
+                                         std::string* failure);
+
+  struct Shared {
+    int fd = -1;
+    uint8_t* data = nullptr;
+    size_t length = 0, bytes = 0;
+    uint64_t mapped = 0;  // generation of the child that mapped it; 0: not mapped
+  };
+  struct Module {
+    nlohmann::json request;
+    int64_t child_id = 0;
+    uint64_t generation = 0;
+  };
+
+  RunnerOptions options_;
+  std::mutex mu_;
+  pid_t pid_ = -1;
+  int socket_ = -1, log_fd_ = -1;
+  bool zero_copy_ = true;
+  uint64_t generation_ = 0, next_buffer_ = 1;
+  nlohmann::json hello_;
+  std::map<uint64_t, Shared> buffers_;
+  std::vector<Module> modules_;
+  RunnerStats stats_;
+};
+
+}  // namespace kta::engine

@@ -1,0 +1,326 @@
+// Command agents through the real `kta eval` on the cpu device: a scripted fake agent
+// (fake/fake_agent.sh) per behaviour — improve, break, hard-code, time out, escape, snoop, edit
+// read-only files, do nothing — each outcome recorded as it happened; the same under bubblewrap
+// when it works here; repeats; resume without re-running agents; `kta agents check`.
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+
+#include "engine/agents/sandbox.h"
+#include "tests/agents/agents_test_support.h"
+
+namespace {
+
+using namespace kta::test;
+using nlohmann::json;
+
+const fs::path kFake = fs::path(KTA_AGENTS_TEST_DIR) / "fake" / "fake_agent.sh";
+const fs::path kCases = KTA_ENGINE_CASES_DIR;
+const fs::path kCache = KTA_TEST_CACHE_DIR;
+
+struct KtaRun {
+  int status = -1;
+  std::string out, err;
+};
+
+KtaRun kta(const fs::path& dir, const std::string& args) {
+  std::string cmd = std::string(KTA_BINARY) + " " + args + " >" + (dir / "stdout").string() + " 2>" +
+                    (dir / "stderr").string();
+  int rc = std::system(cmd.c_str());
+  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(dir / "stdout"), slurp(dir / "stderr")};
+}
+
+// An agent declaration running the fake agent with one behaviour.
+std::string fake_agent(const std::string& name, const std::string& behaviour,
+                       const std::string& timeout = "120s", const std::string& extra = "") {
+  return "agent " + name + "() {\n  command \"sh\", \"" + kFake.string() + "\", \"" + behaviour +
+         "\", \"{prompt_file}\"" + extra + "\n  timeout " + timeout + "\n}\n";
+}
+
+bool alive(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  if (!std::getline(stat, text)) return false;
+  auto close = text.rfind(')');
+  return close != std::string::npos && close + 2 < text.size() && text[close + 2] != 'Z';
+}
+
+// Every file below `root` that mentions one of `numbers`.
+std::vector<std::string> files_mentioning(const fs::path& root, const std::vector<int64_t>& numbers) {
+  std::vector<std::string> hits;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (!it->is_regular_file()) continue;
+    std::string text = slurp(it->path());
+    for (int64_t n : numbers)
+      if (mentions_number(text, n)) hits.push_back(it->path().string() + " mentions " + std::to_string(n));
+  }
+  return hits;
+}
+
+// One evaluation per plan for the whole suite (each is tens of seconds).
+class AgentsE2E : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    root = scratch_dir("kta-agents-e2e");
+    setenv("KTA_CACHE_DIR", kCache.c_str(), 1);
+    setenv("KTA_AGENT_GRACE", "0.5", 1);
+    fs::path prompts = prompts_with_cheatsheets(root / "prompts");
+    setenv("KTA_PROMPTS_DIR", prompts.c_str(), 1);
+    write_file(kCache / "sentinel", "reference outputs live here\n");
+    plain = evaluate("plain", "off",
+                     fake_agent("improve", "improve") + fake_agent("breaker", "break") +
+                         fake_agent("hardcode", "hardcode") + fake_agent("sleeper", "timeout", "2s") +
+                         fake_agent("escape", "escape") + fake_agent("snoop", "snoop") +
+                         fake_agent("edit_readonly", "edit-readonly") + fake_agent("noop", "noop"),
+                     {"improve", "breaker", "hardcode", "sleeper", "escape", "snoop", "edit_readonly", "noop"});
+    std::string why;
+    bwrap = kta::engine::bwrap_usable(&why);
+    bwrap_why = why;
+    if (bwrap) {
+      std::string snoop_args = ", \"" + kCache.string() + "\", \"" + (kCases / "vadd").string() + "\"";
+      sandboxed = evaluate("sandboxed", "on",
+                           fake_agent("improve", "improve") + fake_agent("escape", "escape") +
+                               fake_agent("snoop", "snoop", "120s", snoop_args) +
+                               fake_agent("sleeper", "timeout", "2s"),
+                           {"improve", "escape", "snoop", "sleeper"});
+    }
+  }
+  static void TearDownTestSuite() {
+    if (::testing::UnitTest::GetInstance()->Passed()) {
+      std::error_code ec;
+      for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+        if (it->is_directory()) fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ec);
+      fs::remove_all(root, ec);
+    }
+  }
+
+  struct Eval {
+    fs::path run;
+    KtaRun result;
+    json doc;
+    json task(const std::string& agent) const {
+      for (const auto& t : doc.value("tasks", json::array()))
+        if (t["agent"] == agent) return t;
+      return json::object();
+    }
+  };
+
+  static Eval evaluate(const std::string& name, const std::string& sandbox, const std::string& agents,
+                       const std::vector<std::string>& uses) {
+    Eval e;
+    e.run = root / name / "run";
+    std::string plan = "import std.agents\n\n" + agents + "\nplan " + name + " {\n  tasks \"" +
+                       (kCases / "vadd").string() + "\"\n";
+    for (const auto& u : uses) plan += "  agent " + u + "\n";
+    plan += "  device cpu\n  sandbox " + sandbox + "\n  network off\n  output \"" + e.run.string() + "\"\n}\n";
+    write_file(root / name / "plan.kta", plan);
+    // One job at a time: writes next to a workspace are attributed to the agent running then.
+    e.result = kta(root / name, "eval " + (root / name / "plan.kta").string() + " --quick");
+    e.doc = json::parse(slurp(e.run / "results.json"), nullptr, false);
+    return e;
+  }
+
+  void expect_ran(const Eval& e) {
+    ASSERT_EQ(e.result.status, 0) << e.result.err;
+    ASSERT_FALSE(e.doc.is_discarded()) << e.result.err;
+  }
+
+  static bool has(const json& list, const std::string& s) {
+    for (const auto& x : list)
+      if (x == s) return true;
+    return false;
+  }
+
+  static inline fs::path root;
+  static inline Eval plain, sandboxed;
+  static inline bool bwrap = false;
+  static inline std::string bwrap_why;
+};
+
+TEST_F(AgentsE2E, ImproveIsEvaluatedWithTokensAndItsSelfCheckWorks) {
+  expect_ran(plain);
+  json t = plain.task("improve");
+  EXPECT_TRUE(t["compiled"]) << t.dump(2);
+  EXPECT_TRUE(t["correct"]) << t.dump(2);
+  const json& a = t["agent_run"];
+  EXPECT_EQ(a["status"], "exit 0");
+  EXPECT_EQ(a["changed_files"], json::array({"vadd.hip"}));
+  EXPECT_FALSE(a["candidate_unchanged"]);
+  EXPECT_EQ(a["input_tokens"], 1200);
+  EXPECT_EQ(a["output_tokens"], 450);
+  EXPECT_EQ(a["cost_usd"], 0.25);
+  EXPECT_EQ(a["sandbox"], "none");
+  EXPECT_EQ(a["network"], false);
+  std::string log = slurp(plain.run / a["log"].get<std::string>());
+  EXPECT_NE(log.find("check exit 0"), std::string::npos) << log;
+  EXPECT_NE(log.find("vadd"), std::string::npos) << log;
+  // The taken-back candidate is what was evaluated, and the prompt is saved with the run.
+  EXPECT_EQ(slurp(plain.run / "candidates" / "vadd" / "improve" / "0" / "vadd.hip"),
+            slurp(plain.run / "work" / "vadd" / "improve" / "0" / "vadd.hip"));
+  EXPECT_EQ(slurp(plain.run / a["prompt"].get<std::string>()),
+            slurp(plain.run / "work" / "vadd" / "improve" / "0" / "PROMPT.md"));
+}
+
+TEST_F(AgentsE2E, BreakFailsCorrectness) {
+  expect_ran(plain);
+  json t = plain.task("breaker");
+  EXPECT_TRUE(t["compiled"]);
+  EXPECT_FALSE(t["correct"]);
+  EXPECT_NE(t["failure_reason"].get<std::string>().find("correctness"), std::string::npos) << t.dump(2);
+}
+
+TEST_F(AgentsE2E, HardcodedShapePassesVisibleFailsHeldOut) {
+  expect_ran(plain);
+  json t = plain.task("hardcode");
+  EXPECT_TRUE(t["correct"]) << t.dump(2);
+  EXPECT_EQ(t["heldout"]["correct"], false) << t.dump(2);
+  EXPECT_EQ(t["heldout"]["quadrant"], "candidate regresses");
+}
+
+TEST_F(AgentsE2E, TimeoutKillsTheGroupAndTheWorkspaceIsStillEvaluated) {
+  expect_ran(plain);
+  json t = plain.task("sleeper");
+  EXPECT_EQ(t["agent_run"]["status"], "timeout after 2 s") << t.dump(2);
+  EXPECT_TRUE(t["agent_run"]["candidate_unchanged"]);
+  EXPECT_TRUE(t["compiled"]);
+  EXPECT_TRUE(t["correct"]);
+  std::ifstream in(plain.run / "work" / "vadd" / "sleeper" / "0" / "grandchild.pid");
+  pid_t pid = 0;
+  in >> pid;
+  ASSERT_GT(pid, 0);
+  EXPECT_FALSE(alive(pid)) << "the agent's background process " << pid << " outlived its timeout";
+}
+
+TEST_F(AgentsE2E, WritesOutsideTheWorkspaceAreRecorded) {
+  expect_ran(plain);
+  json w = plain.task("escape")["agent_run"]["ignored_writes"];
+  EXPECT_TRUE(has(w, "wrote outside the workspace: work/vadd/escape/escaped.txt")) << w.dump(2);
+  EXPECT_TRUE(has(w, "wrote outside the workspace: escaped-run.txt")) << w.dump(2);
+  for (const char* other : {"improve", "noop", "snoop"})
+    for (const auto& note : plain.task(other)["agent_run"]["ignored_writes"])
+      EXPECT_EQ(note.get<std::string>().find("outside"), std::string::npos) << other << ": " << note;
+}
+
+TEST_F(AgentsE2E, NothingHeldOutInAnyWorkspace) {
+  expect_ran(plain);
+  EXPECT_EQ(slurp(plain.run / "work" / "vadd" / "snoop" / "0" / "snoop.txt").find("workspace: none\n") ==
+                std::string::npos,
+            false);
+  // vadd's held-out grid is N in [1001, 5003].
+  EXPECT_EQ(files_mentioning(plain.run / "work", {1001, 5003}), std::vector<std::string>{});
+  EXPECT_EQ(files_mentioning(plain.run / "prompts", {1001, 5003}), std::vector<std::string>{});
+}
+
+TEST_F(AgentsE2E, EditsOfNonEditableFilesAreRecordedAndIgnored) {
+  expect_ran(plain);
+  json t = plain.task("edit_readonly");
+  json w = t["agent_run"]["ignored_writes"];
+  EXPECT_TRUE(has(w, "edited a non-editable file: task/vadd_ref.hip (ignored)")) << w.dump(2);
+  EXPECT_TRUE(has(w, "modified PROMPT.md (ignored)")) << w.dump(2);
+  EXPECT_TRUE(has(w, "created notes.txt (ignored)")) << w.dump(2);
+  // Judged against the task's own reference, not the edited copy: x - y is wrong.
+  EXPECT_FALSE(t["correct"]) << t.dump(2);
+}
+
+TEST_F(AgentsE2E, NoopIsRecordedAsUnchanged) {
+  expect_ran(plain);
+  json t = plain.task("noop");
+  EXPECT_TRUE(t["agent_run"]["candidate_unchanged"]);
+  EXPECT_EQ(t["agent_run"]["changed_files"], json::array());
+  EXPECT_TRUE(t["correct"]);
+  std::string md = slurp(plain.run / "summary.md");
+  EXPECT_NE(md.find("## Agent: noop"), std::string::npos) << md;
+  EXPECT_NE(md.find("| vadd | 0 | exit 0 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| unchanged |"), std::string::npos) << md;
+  for (const char* a : {"improve", "breaker", "hardcode", "sleeper", "escape", "snoop", "edit_readonly"})
+    EXPECT_NE(md.find(std::string("## Agent: ") + a), std::string::npos) << a;
+}
+
+TEST_F(AgentsE2E, ResumeNeverRerunsAFinishedAgent) {
+  expect_ran(plain);
+  fs::path log = plain.run / "logs" / "vadd.improve.0.log";
+  auto before = fs::last_write_time(log);
+  std::string doc_before = slurp(plain.run / "results.json");
+  KtaRun r = kta(root / "plain", "eval " + (root / "plain" / "plan.kta").string() + " --quick --resume");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(fs::last_write_time(log), before);
+  json doc = json::parse(slurp(plain.run / "results.json"));
+  for (const auto& t : doc["tasks"]) EXPECT_TRUE(t.contains("agent_run")) << t["agent"];
+  EXPECT_EQ(doc["tasks"][0]["agent_run"], json::parse(doc_before)["tasks"][0]["agent_run"]);
+}
+
+TEST_F(AgentsE2E, SandboxHidesTheRunTheCacheAndTheTaskSources) {
+  if (!bwrap) GTEST_SKIP() << "bwrap not available: " << bwrap_why;
+  expect_ran(sandboxed);
+  json t = sandboxed.task("snoop");
+  EXPECT_EQ(t["agent_run"]["sandbox"], "bwrap");
+  std::string found = slurp(sandboxed.run / "work" / "vadd" / "snoop" / "0" / "snoop.txt");
+  EXPECT_EQ(found, "results.db: unreadable\ncache: unreadable\ntask source: unreadable\nworkspace: none\n");
+  EXPECT_EQ(files_mentioning(sandboxed.run / "work", {1001, 5003}), std::vector<std::string>{});
+}
+
+TEST_F(AgentsE2E, SandboxedWritesOutsideTheWorkspaceGoNowhere) {
+  if (!bwrap) GTEST_SKIP() << "bwrap not available: " << bwrap_why;
+  expect_ran(sandboxed);
+  EXPECT_FALSE(fs::exists(sandboxed.run / "work" / "vadd" / "escape" / "escaped.txt"));
+  EXPECT_FALSE(fs::exists(sandboxed.run / "escaped-run.txt"));
+  EXPECT_EQ(sandboxed.task("escape")["agent_run"]["ignored_writes"], json::array());
+}
+
+TEST_F(AgentsE2E, SandboxedAgentSelfChecksAndTimesOut) {
+  if (!bwrap) GTEST_SKIP() << "bwrap not available: " << bwrap_why;
+  expect_ran(sandboxed);
+  json t = sandboxed.task("improve");
+  EXPECT_TRUE(t["correct"]) << t.dump(2);
+  std::string log = slurp(sandboxed.run / t["agent_run"]["log"].get<std::string>());
+  EXPECT_NE(log.find("check exit 0"), std::string::npos) << log;
+  EXPECT_EQ(sandboxed.task("sleeper")["agent_run"]["status"], "timeout after 2 s");
+  EXPECT_TRUE(sandboxed.task("sleeper")["correct"]);
+}
+
+TEST_F(AgentsE2E, RepeatsGetIndependentWorkspaces) {
+  fs::path dir = root / "repeat";
+  std::string plan = "import std.agents\n\n" + fake_agent("noop", "noop") + "\nplan repeat {\n  tasks \"" +
+                     (kCases / "vadd").string() + "\"\n  agent noop\n  agent std.agents.baseline()\n"
+                     "  repeat 2\n  heldout off\n  device cpu\n  sandbox off\n  output \"" + (dir / "run").string() + "\"\n}\n";
+  write_file(dir / "plan.kta", plan);
+  KtaRun r = kta(dir, "eval " + (dir / "plan.kta").string() + " --quick");
+  ASSERT_EQ(r.status, 0) << r.err;
+  json doc = json::parse(slurp(dir / "run" / "results.json"));
+  ASSERT_EQ(doc["tasks"].size(), 4u);
+  for (int rep : {0, 1}) {
+    EXPECT_TRUE(fs::is_regular_file(dir / "run" / "work" / "vadd" / "noop" / std::to_string(rep) / "PROMPT.md"));
+    EXPECT_TRUE(fs::is_regular_file(dir / "run" / "logs" / ("vadd.noop." + std::to_string(rep) + ".log")));
+  }
+  // One table per agent on the same task.
+  EXPECT_NE(r.out.find("agent noop"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("agent baseline"), std::string::npos) << r.out;
+}
+
+TEST_F(AgentsE2E, AgentsCheck) {
+  fs::path dir = root / "check";
+  std::string agents =
+      "agent present() {\n  command \"present\", \"{prompt}\"\n  check \"sh\", \"-c\", \"echo fake-agent 1.2.3\"\n}\n"
+      "agent absent() {\n  command \"absent\", \"{prompt}\"\n  check \"kta-no-such-cli\", \"--version\"\n}\n";
+  std::string tasks = "  tasks \"" + (kCases / "vadd").string() + "\"\n";
+  write_file(dir / "all.kta", "import std.agents\n\n" + agents + "\nplan all {\n" + tasks +
+                                  "  agent present\n  agent std.agents.replay(dir: \"x\")\n}\n");
+  write_file(dir / "some.kta", "import std.agents\n\n" + agents + "\nplan some {\n" + tasks +
+                                   "  agent present\n  agent absent\n}\n");
+  KtaRun all = kta(dir, "agents check " + (dir / "all.kta").string());
+  EXPECT_EQ(all.status, 0) << all.out << all.err;
+  EXPECT_NE(all.out.find("present    sh -c 'echo fake-agent 1.2.3'  found     fake-agent 1.2.3"), std::string::npos) << all.out;
+  EXPECT_NE(all.out.find("replay(x)  -"), std::string::npos) << all.out;
+  EXPECT_NE(all.out.find("built in"), std::string::npos) << all.out;
+  KtaRun some = kta(dir, "agents check " + (dir / "some.kta").string());
+  EXPECT_EQ(some.status, 1) << some.out << some.err;
+  EXPECT_NE(some.out.find("not found"), std::string::npos) << some.out;
+  EXPECT_EQ(kta(dir, "agents check").status, 2);
+  EXPECT_EQ(kta(dir, "agents check " + (dir / "missing.kta").string()).status, 2);
+}
+
+}  // namespace

@@ -1,0 +1,115 @@
+// Process groups under a deadline: exit status, a timeout that kills the whole group (a
+// background grandchild that ignores TERM included), leftovers killed after a normal exit.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "engine/agents/process.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using kta::engine::ProcessSpec;
+
+class Process : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = fs::temp_directory_path() / ("kta-process-" + std::to_string(std::random_device{}()));
+    fs::create_directories(dir);
+  }
+  void TearDown() override { fs::remove_all(dir); }
+
+  ProcessSpec spec(const std::string& script) {
+    ProcessSpec s;
+    s.argv = {"sh", "-c", script};
+    s.env = kta::engine::current_environment();
+    s.cwd = dir;
+    s.log = dir / "log";
+    return s;
+  }
+  std::string log() {
+    std::ifstream in(dir / "log");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+  // Alive and not a zombie (a reparented zombie waits for its new parent to reap it).
+  static bool alive(pid_t pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text;
+    if (!std::getline(stat, text)) return false;
+    auto close = text.rfind(')');
+    return close != std::string::npos && close + 2 < text.size() && text[close + 2] != 'Z';
+  }
+  pid_t read_pid(const std::string& name) {
+    std::ifstream in(dir / name);
+    pid_t pid = 0;
+    in >> pid;
+    return pid;
+  }
+
+  fs::path dir;
+};
+
+TEST_F(Process, ExitStatusAndLog) {
+  auto r = kta::engine::run_process(spec("echo out; echo err >&2; pwd; exit 3"));
+  ASSERT_TRUE(r.started) << r.error;
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.status(), "exit 3");
+  EXPECT_EQ(log(), "out\nerr\n" + dir.string() + "\n");
+}
+
+TEST_F(Process, MissingProgramIsExit127) {
+  ProcessSpec s = spec("");
+  s.argv = {"kta-no-such-program-xyz"};
+  auto r = kta::engine::run_process(s);
+  EXPECT_EQ(r.exit_code, 127);
+  EXPECT_NE(log().find("cannot run kta-no-such-program-xyz"), std::string::npos) << log();
+}
+
+TEST_F(Process, TimeoutKillsTheWholeGroup) {
+  // The leader and its background grandchild ignore TERM: only the KILL after the grace ends them.
+  ProcessSpec s = spec("trap '' TERM; sleep 1000 & echo $! > grandchild.pid; while :; do sleep 1; done");
+  s.timeout = 1s;
+  s.grace = 300ms;
+  auto t0 = std::chrono::steady_clock::now();
+  auto r = kta::engine::run_process(s);
+  double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_EQ(r.status(), "timeout after 1 s");
+  EXPECT_EQ(r.signal, SIGKILL);
+  EXPECT_LT(took, 5.0);
+  pid_t grandchild = read_pid("grandchild.pid");
+  ASSERT_GT(grandchild, 0);
+  std::this_thread::sleep_for(100ms);
+  EXPECT_FALSE(alive(grandchild)) << "grandchild " << grandchild << " survived the timeout";
+}
+
+TEST_F(Process, TermEndsACooperativeAgentWithinTheGrace) {
+  ProcessSpec s = spec("sleep 1000");
+  s.timeout = 500ms;
+  s.grace = 10s;
+  auto t0 = std::chrono::steady_clock::now();
+  auto r = kta::engine::run_process(s);
+  double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_EQ(r.signal, SIGTERM);
+  EXPECT_LT(took, 5.0);  // did not wait out the 10 s grace
+}
+
+TEST_F(Process, LeftoversAreKilledAfterANormalExit) {
+  auto r = kta::engine::run_process(spec("sleep 1000 & echo $! > bg.pid; exit 0"));
+  EXPECT_EQ(r.exit_code, 0);
+  pid_t bg = read_pid("bg.pid");
+  ASSERT_GT(bg, 0);
+  std::this_thread::sleep_for(100ms);
+  EXPECT_FALSE(alive(bg));
+}
+
+}  // namespace

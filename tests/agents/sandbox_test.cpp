@@ -1,0 +1,88 @@
+// The bubblewrap sandbox: the command line kta builds (golden), and, where bwrap works here, what
+// an agent inside can and cannot do. Skipped with the reason when bwrap is not usable.
+#include "engine/agents/process.h"
+#include "engine/agents/sandbox.h"
+#include "tests/agents/agents_test_support.h"
+
+namespace {
+
+using namespace kta;
+using namespace kta::test;
+
+TEST(Sandbox, CommandLine) {
+  engine::SandboxSpec s;
+  s.workspace = "/w/run/work/t/a/0";
+  // Hidden: existing folders only, and none under /tmp (a fresh tmpfs already).
+  s.hidden = {"/usr/share", "/tmp/kta-run", "/no/such/folder"};
+  s.writable = {"/no/such/home/.claude"};
+  s.network = false;
+  std::vector<std::string> want = {
+      "bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+      "--tmpfs", "/usr/share", "--bind", "/w/run/work/t/a/0", "/w/run/work/t/a/0", "--unshare-pid",
+      "--die-with-parent", "--unshare-net", "--chdir", "/w/run/work/t/a/0", "--", "claude", "-p", "hi"};
+  EXPECT_EQ(engine::bwrap_argv(s, {"claude", "-p", "hi"}), want);
+  s.network = true;
+  auto with_net = engine::bwrap_argv(s, {"true"});
+  EXPECT_EQ(std::find(with_net.begin(), with_net.end(), "--unshare-net"), with_net.end());
+}
+
+class SandboxRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why;
+    if (!engine::bwrap_usable(&why)) GTEST_SKIP() << "bwrap not available: " << why;
+    ws = scratch_dir("kta-sandbox-ws");
+    // A folder outside /tmp standing for the run folder and the cache: next to this test binary.
+    hidden = fs::current_path() / ("sandbox-hidden-" + std::to_string(std::random_device{}()));
+    write_file(hidden / "results.db", "SECRET-RUN-DATA\n");
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(ws, ec);
+    fs::remove_all(hidden, ec);
+  }
+  engine::ProcessResult run(const std::string& script, bool network) {
+    engine::SandboxSpec s{ws, {hidden}, {}, network};
+    engine::ProcessSpec p;
+    p.argv = engine::bwrap_argv(s, {"sh", "-c", script});
+    p.env = engine::current_environment();
+    p.cwd = ws;
+    p.log = hidden.parent_path() / (hidden.filename().string() + ".log");
+    p.timeout = std::chrono::seconds(20);
+    auto r = engine::run_process(p);
+    log = slurp(p.log);
+    fs::remove(p.log);
+    return r;
+  }
+  fs::path ws, hidden;
+  std::string log;
+};
+
+TEST_F(SandboxRun, WorkspaceWritableEverythingElseReadOnlyOrHidden) {
+  std::string script = "echo made > made.txt; cat '" + (hidden / "results.db").string() +
+                       "' && echo LEAK; echo x > '" + (hidden / "planted.txt").string() +
+                       "'; touch /usr/kta-probe 2>/dev/null && echo WROTE-USR; pwd";
+  auto r = run(script, false);
+  ASSERT_TRUE(r.started) << r.error;
+  EXPECT_EQ(r.exit_code, 0) << log;
+  EXPECT_EQ(slurp(ws / "made.txt"), "made\n");
+  EXPECT_EQ(log.find("SECRET-RUN-DATA"), std::string::npos) << log;
+  EXPECT_EQ(log.find("LEAK"), std::string::npos) << log;
+  EXPECT_EQ(log.find("WROTE-USR"), std::string::npos) << log;
+  EXPECT_NE(log.find(ws.string()), std::string::npos) << log;
+  EXPECT_FALSE(fs::exists(hidden / "planted.txt"));  // went to the tmpfs, gone with it
+  EXPECT_FALSE(fs::exists("/usr/kta-probe"));
+}
+
+TEST_F(SandboxRun, NetworkPolicy) {
+  // /proc/net/dev lists the interfaces of the agent's network namespace.
+  run("cat /proc/net/dev", false);
+  EXPECT_EQ(log.find("eth0"), std::string::npos) << log;
+  EXPECT_NE(log.find("lo:"), std::string::npos) << log;
+  std::string host = slurp("/proc/net/dev");
+  int host_ifaces = static_cast<int>(std::count(host.begin(), host.end(), ':'));
+  run("cat /proc/net/dev", true);
+  EXPECT_EQ(static_cast<int>(std::count(log.begin(), log.end(), ':')), host_ifaces) << log;
+}
+
+}  // namespace
