@@ -28,6 +28,18 @@ StepResult JobRunner::prepare() {
   StepResult r;
   std::optional<AgentRun> agent;
   if (agent_kind(job_.agent) == AgentKind::command) {
+    // A task this device cannot run at all (Triton on the cpu device) is skipped before the
+    // agent spends time and money on it: compiling the baseline first tells (and is reused by
+    // the baseline-compile step).
+    if (job_.task.baseline.flavor != model::Flavor::hip) {
+      std::string error;
+      if (!impl("baseline", &error) && !unavailable_.empty()) {
+        r.outcome = StepOutcome::skip;
+        r.reason = unavailable_;
+        r.payload["unavailable"] = true;
+        return r;
+      }
+    }
     agent = run_command_agent(job_, workspace_, agent_options(plan_, options_));
     r.payload["agent"] = agent_run_json(*agent);
     if (!agent->ran) {

@@ -301,6 +301,27 @@ TEST_F(AgentsE2E, RepeatsGetIndependentWorkspaces) {
   EXPECT_NE(r.out.find("agent baseline"), std::string::npos) << r.out;
 }
 
+// A task the device cannot run at all (Triton on the cpu device) is skipped before the agent
+// runs: no agent time or money is spent on it.
+TEST_F(AgentsE2E, AgentIsNotRunOnATaskTheDeviceCannotRun) {
+  fs::path dir = root / "unavailable";
+  fs::path task = fs::path(KTA_AGENTS_TEST_DIR) / ".." / "runner" / "cases" / "triton_add";
+  fs::path marker = dir / "agent-ran";
+  std::string agent = "agent marker() {\n  command \"sh\", \"-c\", \"touch " + marker.string() +
+                      "\"\n  timeout 60s\n}\n";
+  write_file(dir / "plan.kta", "import std.agents\n\n" + agent + "\nplan unavailable {\n  tasks \"" +
+                                   task.lexically_normal().string() + "\"\n  agent marker\n  device cpu\n" +
+                                   "  sandbox off\n  output \"" + (dir / "run").string() + "\"\n}\n");
+  KtaRun r = kta(dir, "eval " + (dir / "plan.kta").string() + " --quick");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(fs::exists(marker)) << "the agent ran";
+  json doc = json::parse(slurp(dir / "run" / "results.json"), nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << r.err;
+  std::string skipped = doc["tasks"][0].value("skipped", std::string());
+  EXPECT_EQ(skipped.rfind("triton not available: ", 0), 0u) << doc.dump(2);
+  EXPECT_NE(r.err.find("prepare: skip"), std::string::npos) << r.err;
+}
+
 TEST_F(AgentsE2E, AgentsCheck) {
   fs::path dir = root / "check";
   std::string agents =
