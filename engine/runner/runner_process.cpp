@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "engine/runner/find_python.h"
+#include "engine/worker/child_status.h"
 #include "engine/worker/protocol.h"
 
 extern char** environ;
@@ -23,26 +24,6 @@ extern char** environ;
 namespace kta::engine {
 
 using nlohmann::json;
-
-namespace {
-
-std::string seconds_text(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", s);
-  return buf;
-}
-
-// The last non-empty line of a text: a Python traceback ends with the exception.
-std::string last_line(const std::string& text) {
-  size_t end = text.find_last_not_of("\n ");
-  if (end == std::string::npos) return {};
-  size_t begin = text.rfind('\n', end);
-  begin = begin == std::string::npos ? 0 : begin + 1;
-  std::string line = text.substr(begin, end + 1 - begin);
-  return line.size() > 300 ? line.substr(0, 300) + "..." : line;
-}
-
-}  // namespace
 
 RunnerProcess::RunnerProcess(RunnerOptions options) : options_(std::move(options)) {}
 
@@ -150,28 +131,12 @@ std::string RunnerProcess::ensure() {
   return start();
 }
 
-std::string RunnerProcess::log_tail() const {
-  if (log_fd_ < 0) return {};
-  off_t size = lseek(log_fd_, 0, SEEK_END);
-  if (size <= 0) return {};
-  off_t from = size > 65536 ? size - 65536 : 0;
-  std::string s(size_t(size - from), '\0');
-  ssize_t n = pread(log_fd_, s.data(), s.size(), from);
-  s.resize(n > 0 ? size_t(n) : 0);
-  return s;
-}
+std::string RunnerProcess::log_tail() const { return worker::fd_tail(log_fd_); }
 
 std::string RunnerProcess::why_ended(int status) const {
-  std::string why;
-  if (WIFSIGNALED(status)) {
-    why = "python runner killed by signal " + std::to_string(WTERMSIG(status));
-  } else if (WIFEXITED(status)) {
-    why = "python runner exited with status " + std::to_string(WEXITSTATUS(status));
-  } else {
-    why = "python runner ended";
-  }
+  std::string why = worker::exit_text("python runner", status);
   why += " during the request";
-  std::string last = last_line(log_tail());
+  std::string last = worker::last_line(log_tail());
   if (!last.empty()) why += ": " + last;
   return why;
 }
@@ -206,7 +171,7 @@ std::optional<json> RunnerProcess::exchange(const json& q, double timeout_s, int
   auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   for (;;) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return gone("timeout after " + seconds_text(timeout_s) + " s");
+    if (left.count() <= 0) return gone("timeout after " + worker::seconds_text(timeout_s) + " s");
     pollfd p{socket_, POLLIN, 0};
     int n = poll(&p, 1, int(std::min<long>(left.count(), 1000)));
     if (n < 0 && errno != EINTR) return gone(std::string("poll failed: ") + std::strerror(errno));

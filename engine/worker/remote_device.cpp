@@ -20,6 +20,7 @@
 #include "engine/device/cpu/kernel_build.h"
 #include "engine/device/cpu/subprocess.h"
 #include "engine/worker/asan_report.h"
+#include "engine/worker/child_status.h"
 #include "engine/worker/protocol.h"
 
 #ifndef KTA_DEFAULT_WORKER
@@ -32,35 +33,6 @@ namespace fs = std::filesystem;
 
 namespace kta::engine::worker {
 namespace {
-
-std::string signal_name(int sig) {
-  switch (sig) {
-    case SIGSEGV:
-      return "SIGSEGV";
-    case SIGABRT:
-      return "SIGABRT";
-    case SIGBUS:
-      return "SIGBUS";
-    case SIGFPE:
-      return "SIGFPE";
-    case SIGILL:
-      return "SIGILL";
-    case SIGKILL:
-      return "SIGKILL";
-    case SIGTERM:
-      return "SIGTERM";
-    case SIGTRAP:
-      return "SIGTRAP";
-    default:
-      return sigabbrev_np(sig) != nullptr ? std::string("SIG") + sigabbrev_np(sig) : "unknown";
-  }
-}
-
-std::string seconds_text(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%g", s);
-  return buf;
-}
 
 std::string gib(size_t bytes) {
   char buf[64];
@@ -199,16 +171,7 @@ std::string RemoteDevice::ensure(bool asan) {
   }
 }
 
-std::string RemoteDevice::log_tail() const {
-  if (log_fd_ < 0) return {};
-  off_t size = lseek(log_fd_, 0, SEEK_END);
-  if (size <= 0) return {};
-  off_t from = size > 65536 ? size - 65536 : 0;
-  std::string s(size_t(size - from), '\0');
-  ssize_t n = pread(log_fd_, s.data(), s.size(), from);
-  s.resize(n > 0 ? size_t(n) : 0);
-  return s;
-}
+std::string RemoteDevice::log_tail() const { return fd_tail(log_fd_); }
 
 std::string RemoteDevice::why_worker_ended(int status) {
   std::string tail = log_tail();
@@ -217,24 +180,10 @@ std::string RemoteDevice::why_worker_ended(int status) {
   if (tail.find("std::bad_alloc") != std::string::npos ||
       tail.find("out of memory") != std::string::npos)
     return "out of memory (limit " + gib(options_.memory_limit) + ")";
-  std::string why;
-  if (WIFSIGNALED(status)) {
-    why = "worker killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
-          signal_name(WTERMSIG(status)) + ")";
-  } else if (WIFEXITED(status)) {
-    why = "worker exited with status " + std::to_string(WEXITSTATUS(status));
-  } else {
-    why = "worker ended";
-  }
+  std::string why = exit_text("worker", status);
   // The last line the worker printed often names the cause (an abort message, a C++ exception).
-  size_t end = tail.find_last_not_of("\n ");
-  if (end != std::string::npos) {
-    size_t begin = tail.rfind('\n', end);
-    std::string last = tail.substr(begin == std::string::npos ? 0 : begin + 1,
-                                   end + 1 - (begin == std::string::npos ? 0 : begin + 1));
-    if (last.size() > 300) last = last.substr(0, 300) + "...";
-    why += ": " + last;
-  }
+  std::string last = last_line(tail);
+  if (!last.empty()) why += ": " + last;
   return why;
 }
 
