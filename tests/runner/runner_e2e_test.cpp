@@ -2,57 +2,16 @@
 // in the python runner, a HIP launcher candidate) that passes with a speedup against torch, a
 // wrong candidate that fails correctness with numbers, a triton2triton task that is skipped
 // with its reason and counted nowhere as passing, and a two-task run that starts the runner once.
-#include <gtest/gtest.h>
-
-#include <sys/wait.h>
-
-#include <fstream>
-#include <random>
-#include <sstream>
-
-#include <nlohmann/json.hpp>
+#include "tests/runner/runner_eval_fixture.h"
 
 namespace {
 
-namespace fs = std::filesystem;
-using nlohmann::json;
+using namespace kta::test;
+const fs::path kCases = kRunnerCases;
 
-const fs::path kCases = KTA_RUNNER_CASES;
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-class RunnerE2E : public ::testing::Test {
+class RunnerE2E : public RunnerEval {
  protected:
-  void SetUp() override {
-    dir = fs::temp_directory_path() / ("kta-runner-e2e-" + std::to_string(std::random_device{}()));
-    fs::create_directories(dir);
-    setenv("KTA_CACHE_DIR", KTA_RUNNER_TEST_CACHE, 1);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    if (!HasFailure()) fs::remove_all(dir, ec);
-  }
-  // Runs `kta eval FILE --device cpu --quick ARGS`; returns results.json.
-  json eval(const fs::path& file, const std::string& args = "") {
-    std::string cmd = std::string(KTA_BINARY) + " eval " + file.string() + " --device cpu --quick --output " +
-                      (dir / "run").string() + " " + args + " >" + (dir / "stdout").string() + " 2>" +
-                      (dir / "stderr").string();
-    int rc = std::system(cmd.c_str());
-    status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-    out = slurp(dir / "stdout");
-    err = slurp(dir / "stderr");
-    json doc = json::parse(slurp(dir / "run" / "results.json"), nullptr, false);
-    EXPECT_FALSE(doc.is_discarded()) << err;
-    return doc.is_discarded() ? json::object() : doc;
-  }
-  fs::path dir;
-  int status = 0;
-  std::string out, err;
+  RunnerE2E() : RunnerEval("cpu") {}
 };
 
 TEST_F(RunnerE2E, TorchToHipPassesWithASpeedupAgainstTorch) {
