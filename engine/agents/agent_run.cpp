@@ -134,7 +134,8 @@ AgentRun run_command_agent(const TaskJob& job, const fs::path& workspace, const 
   ProcessSpec p;
   p.argv = cl->argv;
   if (run.sandboxed) {
-    SandboxSpec s{workspace, {o.run_dir, o.cache_dir, job.task.dir}, agent_home_paths(), o.network};
+    SandboxSpec s{workspace, {o.run_dir, o.cache_dir, job.task.dir}, agent_home_paths(),
+                  agent_readable_paths(cl->argv), o.network};
     p.argv = bwrap_argv(s, cl->argv);
   }
   p.env = agent_environment(*cl);

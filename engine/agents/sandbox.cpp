@@ -2,10 +2,15 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
 #include "engine/agents/process.h"
+
+#ifndef KTA_STDLIB_DIR
+#define KTA_STDLIB_DIR "stdlib"
+#endif
 
 namespace kta::engine {
 
@@ -13,10 +18,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// /tmp is a fresh tmpfs already: paths under it are hidden without a mount of their own.
-bool under_tmp(const fs::path& p) {
-  auto s = p.lexically_normal().string();
-  return s == "/tmp" || s.starts_with("/tmp/");
+bool under(const fs::path& p, const fs::path& root) {
+  auto s = p.lexically_normal().string(), r = root.lexically_normal().string();
+  while (r.size() > 1 && r.back() == '/') r.pop_back();
+  return s == r || s.starts_with(r + "/");
 }
 
 }  // namespace
@@ -25,6 +30,14 @@ std::vector<std::string> bwrap_argv(const SandboxSpec& spec, const std::vector<s
                                     const std::string& bwrap) {
   std::vector<std::string> a = {bwrap,    "--ro-bind", "/",      "/",     "--dev",
                                 "/dev",   "--proc",    "/proc",  "--tmpfs", "/tmp"};
+  // /tmp is private; what must stay readable under it is bound back, read-only.
+  std::vector<fs::path> shown;
+  for (const auto& r : spec.readable) {
+    std::error_code ec;
+    if (r.empty() || !under(r, "/tmp") || !fs::exists(r, ec)) continue;
+    a.insert(a.end(), {"--ro-bind", r.string(), r.string()});
+    shown.push_back(r);
+  }
   for (const auto& w : spec.writable) {
     std::error_code ec;
     if (w.empty() || !fs::exists(w, ec)) continue;
@@ -33,7 +46,10 @@ std::vector<std::string> bwrap_argv(const SandboxSpec& spec, const std::vector<s
   // After the writable binds, so none of them can expose a hidden folder again.
   for (const auto& h : spec.hidden) {
     std::error_code ec;
-    if (h.empty() || under_tmp(h) || !fs::is_directory(h, ec)) continue;
+    // Under the private /tmp a folder is hidden already, unless a readable path showed it again.
+    bool visible = !under(h, "/tmp") ||
+                   std::any_of(shown.begin(), shown.end(), [&](const fs::path& r) { return under(h, r); });
+    if (h.empty() || !visible || !fs::is_directory(h, ec)) continue;
     a.insert(a.end(), {"--tmpfs", h.string()});
   }
   // Last, so the workspace shows through the tmpfs mounts above it.
@@ -76,6 +92,20 @@ bool bwrap_usable(std::string* why) {
   std::error_code ec;
   fs::remove_all(tmpl, ec);
   return ok;
+}
+
+std::vector<fs::path> agent_readable_paths(const std::vector<std::string>& argv) {
+  std::vector<fs::path> paths;
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) paths.push_back(self.parent_path());
+  fs::path stdlib = fs::absolute(KTA_STDLIB_DIR, ec);
+  if (!ec) paths.push_back(stdlib.parent_path());
+  for (const auto& arg : argv) {
+    fs::path p = arg;
+    if (p.is_absolute() && fs::exists(p, ec)) paths.push_back(p);
+  }
+  return paths;
 }
 
 std::vector<fs::path> agent_home_paths() {

@@ -13,6 +13,9 @@ struct SandboxSpec {
   std::filesystem::path workspace;               // bound writable; the agent's working folder
   std::vector<std::filesystem::path> hidden;     // each replaced by an empty tmpfs
   std::vector<std::filesystem::path> writable;   // bound writable when they exist (CLI login state)
+  // Shown read-only although /tmp is private: kta's own files and the programs the agent's
+  // command names, when they live under /tmp (a clone in a temporary folder, say).
+  std::vector<std::filesystem::path> readable;
   bool network = true;
 };
 
@@ -25,5 +28,10 @@ bool bwrap_usable(std::string* why);
 
 // Login and settings folders of the supported CLIs under $HOME, kept writable in the sandbox.
 std::vector<std::filesystem::path> agent_home_paths();
+
+// What an agent needs to read besides the workspace: the folder of the running kta binary (its
+// worker and runtime libraries), kta's source or install root (stdlib, runtime headers), and
+// every absolute path the command line names.
+std::vector<std::filesystem::path> agent_readable_paths(const std::vector<std::string>& argv);
 
 }  // namespace kta::engine

@@ -1,5 +1,7 @@
 // The bubblewrap sandbox: the command line kta builds (golden), and, where bwrap works here, what
 // an agent inside can and cannot do. Skipped with the reason when bwrap is not usable.
+#include <algorithm>
+
 #include "engine/agents/process.h"
 #include "engine/agents/sandbox.h"
 #include "tests/agents/agents_test_support.h"
@@ -26,6 +28,42 @@ TEST(Sandbox, CommandLine) {
   EXPECT_EQ(std::find(with_net.begin(), with_net.end(), "--unshare-net"), with_net.end());
 }
 
+// A kta tree under /tmp (a clone in a temporary folder): its files are bound back read-only over
+// the private /tmp, and a run folder inside it is hidden again.
+TEST(Sandbox, ReadablePathsUnderTmpAreShownAndHiddenFoldersInsideThemStayHidden) {
+  fs::path root = scratch_dir("kta-sandbox-tree");
+  ASSERT_EQ(root.string().rfind("/tmp/", 0), 0u) << root;
+  fs::create_directories(root / "repo" / "runs" / "r1");
+  engine::SandboxSpec s;
+  s.workspace = root / "repo" / "runs" / "r1" / "work";
+  s.hidden = {root / "repo" / "runs" / "r1", root / "elsewhere"};
+  fs::create_directories(root / "elsewhere");
+  s.readable = {root / "repo", "/usr/bin", root / "missing"};
+  s.network = true;
+  auto a = engine::bwrap_argv(s, {"true"});
+  auto at = [&](const std::vector<std::string>& seq) {
+    return std::search(a.begin(), a.end(), seq.begin(), seq.end()) - a.begin();
+  };
+  auto n = static_cast<std::ptrdiff_t>(a.size());
+  auto tmp = at({"--tmpfs", "/tmp"});
+  auto shown = at({"--ro-bind", (root / "repo").string(), (root / "repo").string()});
+  auto hidden = at({"--tmpfs", (root / "repo" / "runs" / "r1").string()});
+  auto ws = at({"--bind", s.workspace.string(), s.workspace.string()});
+  ASSERT_LT(shown, n);
+  ASSERT_LT(hidden, n);
+  ASSERT_LT(ws, n);
+  EXPECT_LT(tmp, shown);     // bound back after /tmp is made private
+  EXPECT_LT(shown, hidden);  // the run folder inside it hidden again
+  EXPECT_LT(hidden, ws);     // and the workspace inside that shown last
+  // Outside /tmp nothing needs binding back; a folder under /tmp that nothing shows is hidden
+  // already; a missing path is left out.
+  EXPECT_EQ(at({"--ro-bind", "/usr/bin", "/usr/bin"}), n);
+  EXPECT_EQ(at({"--tmpfs", (root / "elsewhere").string()}), n);
+  EXPECT_EQ(at({"--ro-bind", (root / "missing").string(), (root / "missing").string()}), n);
+  std::error_code ec;
+  fs::remove_all(root, ec);
+}
+
 class SandboxRun : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -42,7 +80,7 @@ class SandboxRun : public ::testing::Test {
     fs::remove_all(hidden, ec);
   }
   engine::ProcessResult run(const std::string& script, bool network) {
-    engine::SandboxSpec s{ws, {hidden}, {}, network};
+    engine::SandboxSpec s{ws, {hidden}, {}, {}, network};
     engine::ProcessSpec p;
     p.argv = engine::bwrap_argv(s, {"sh", "-c", script});
     p.env = engine::current_environment();
