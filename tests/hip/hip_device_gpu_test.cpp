@@ -1,5 +1,6 @@
 // The hip device on a real GPU (opt-in: -DKTA_GPU_TESTS=ON, ctest label `gpu`). Each test runs in
-// its own process under ctest, so the illegal-address test poisons no other test's context.
+// its own process under ctest, so the illegal-address test poisons no other test's context; run
+// by hand, the binary runs that test last for the same reason.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -152,22 +153,6 @@ TEST_F(HipGpu, InvalidGeometryIsAFailedLaunch) {
   EXPECT_TRUE(dev_->launch(c.module, args, {{1, 1, 1}, {32, 1, 1}, 0}).ok);
 }
 
-TEST_F(HipGpu, IllegalAddressLosesTheContextAndSaysSo) {
-  Buffer y = dev_->alloc(64);
-  std::vector<KernelArg> args = {ptr(y), i64(int64_t(1) << 40)};
-  CompileResult c = compile("faults.hip", "wild_write", args);
-  ASSERT_TRUE(c.ok) << c.error << c.log;
-  LaunchResult r = dev_->launch(c.module, args, {{1, 1, 1}, {32, 1, 1}, 0});
-  EXPECT_FALSE(r.ok);
-  EXPECT_TRUE(r.context_lost);
-  EXPECT_NE(r.error.find("illegal"), std::string::npos) << r.error;
-  EXPECT_NE(r.error.find("worker must be restarted"), std::string::npos) << r.error;
-  std::printf("illegal address -> %s\n", r.error.c_str());
-  LaunchResult next = dev_->launch(c.module, args, {{1, 1, 1}, {32, 1, 1}, 0});
-  EXPECT_FALSE(next.ok);
-  EXPECT_TRUE(next.context_lost);
-}
-
 TEST_F(HipGpu, TimedLaunchColdAndBatch) {
   const int64_t n = int64_t(1) << 24;
   Buffer bx = dev_->alloc(n * 4), by = dev_->alloc(n * 4);
@@ -225,6 +210,24 @@ TEST_F(HipGpu, SignatureMismatchFailsTheCompileGate) {
   EXPECT_EQ(c.error,
             "signature mismatch: parameter 1 of 'big_shared' is float*, the task passes a double* "
             "buffer");
+}
+
+// Last in the file: it poisons the process's GPU context by design, so the binary run by hand
+// (not under ctest, which gives each test its own process) still runs every other test first.
+TEST_F(HipGpu, IllegalAddressLosesTheContextAndSaysSo) {
+  Buffer y = dev_->alloc(64);
+  std::vector<KernelArg> args = {ptr(y), i64(int64_t(1) << 40)};
+  CompileResult c = compile("faults.hip", "wild_write", args);
+  ASSERT_TRUE(c.ok) << c.error << c.log;
+  LaunchResult r = dev_->launch(c.module, args, {{1, 1, 1}, {32, 1, 1}, 0});
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(r.context_lost);
+  EXPECT_NE(r.error.find("illegal"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("worker must be restarted"), std::string::npos) << r.error;
+  std::printf("illegal address -> %s\n", r.error.c_str());
+  LaunchResult next = dev_->launch(c.module, args, {{1, 1, 1}, {32, 1, 1}, 0});
+  EXPECT_FALSE(next.ok);
+  EXPECT_TRUE(next.context_lost);
 }
 
 }  // namespace
