@@ -3,6 +3,7 @@
 // tolerance, and an input-mutation check by digest.
 #include <algorithm>
 #include <map>
+#include <memory>
 
 #include "engine/execute/job_runner.h"
 #include "engine/execute/judge.h"
@@ -43,6 +44,11 @@ StepResult JobRunner::correctness(bool heldout) {
   int checked = 0, failed = 0;
   for (size_t i = 0; i < points.size(); ++i) {
     PointSpec spec = make_point_spec(job_.task, points[i]);
+    // The candidate's buffers serve every seed of the point: inputs are uploaded afresh and
+    // outputs poisoned before each launch, so only the allocation carries over (on a GPU an
+    // allocation and a free per tensor and seed cost more than the check itself). The trusted
+    // device's sets stay per launch: a failing reference launch replaces that device in mid-loop.
+    std::map<std::string, std::unique_ptr<DeviceSet>> sets;
     for (int seed = 0; seed < job_.seeds; ++seed) {
       HostSet inputs = make_inputs(job_.task, spec, static_cast<uint64_t>(seed));
       std::string error;
@@ -66,24 +72,26 @@ StepResult JobRunner::correctness(bool heldout) {
         rec.point = points[i];
         rec.seed = static_cast<uint64_t>(seed);
         CheckResult c;
-        {
-          DeviceSet set(*im->device, job_.task, spec);
-          set.upload_inputs(inputs);
-          set.poison_outputs(launches_++);
-          LaunchResult lr = set.launch(*im);
-          if (lr.ok) {
-            c = judge(job_.task, inputs, set.download_inputs(), set.download_outputs(), *want, rec);
-          } else {
-            c.launched = false;
-            c.reason = "launch failed: " + lr.error;
-            c.blind_reason = "launch failed: " + mask_numbers(lr.error);
-          }
+        std::unique_ptr<DeviceSet>& set = sets[role];
+        if (!set) set = std::make_unique<DeviceSet>(*im->device, job_.task, spec);
+        set->upload_inputs(inputs);
+        set->poison_outputs(launches_++);
+        LaunchResult lr = set->launch(*im);
+        if (lr.ok) {
+          c = judge(job_.task, inputs, set->download_inputs(), set->download_outputs(), *want, rec);
+        } else {
+          c.launched = false;
+          c.reason = "launch failed: " + lr.error;
+          c.blind_reason = "launch failed: " + mask_numbers(lr.error);
         }
         if (!c.launched) {
           // A crashed or hung worker is gone; later launches of this role would only repeat it.
+          // Its buffers go first, while their device still exists.
           launch_dead[role] = true;
+          set.reset();
           drop_device(role == "candidate" ? kCandidate : kTrusted);
         }
+        if (role != "candidate") set.reset();
         if (heldout) c.reason = c.blind_reason;
         if (role == "candidate") {
           rec.correct = c.correct;
