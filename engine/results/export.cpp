@@ -337,16 +337,20 @@ void write_results_csv(const std::filesystem::path& path, std::span<const TaskOu
   std::string out =
       "task,kind,agent,repeat,compiled,correct,fast_enough,speedup,speedup_lo,speedup_hi,"
       "heldout_baseline_correct,heldout_correct,heldout_speedup,quadrant,aka_score,agent_seconds,"
-      "agent_exit,audit_findings,failure_reason\n";
+      "agent_exit,agent_status,input_tokens,output_tokens,cost_usd,audit_findings,skipped,"
+      "failure_reason\n";
   auto b = [](const std::optional<bool>& v) { return v ? std::string(*v ? "true" : "false") : ""; };
   auto num = [](double v) { return std::isfinite(v) ? fmt::format("{}", v) : std::string(); };
   for (const TaskOutcome& t : outcomes) {
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+    auto count = [](const std::optional<int64_t>& v) { return v ? std::to_string(*v) : ""; };
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
                        csv_cell(t.task), csv_cell(t.kind), csv_cell(t.agent), t.repeat, t.compiled,
                        t.correct, t.fast_enough, num(t.speedup), num(t.speedup_lo),
                        num(t.speedup_hi), b(t.baseline_heldout_correct), b(t.heldout_correct),
                        t.heldout_speedup ? num(*t.heldout_speedup) : "", csv_cell(t.quadrant),
-                       num(aka_task_score(t)), num(t.agent_seconds), t.agent_exit, t.audit_findings,
+                       num(aka_task_score(t)), num(t.agent_seconds), t.agent_exit,
+                       csv_cell(t.agent_status), count(t.input_tokens), count(t.output_tokens),
+                       t.cost_usd ? num(*t.cost_usd) : "", t.audit_findings, csv_cell(t.skipped),
                        csv_cell(t.failure_reason));
   }
   write_file(path, out);

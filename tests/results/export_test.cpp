@@ -109,10 +109,24 @@ TEST_F(ExportTest, CsvOneRowPerTaskWithQuoting) {
   EXPECT_EQ(lines[0].substr(0, 40), "task,kind,agent,repeat,compiled,correct,");
   EXPECT_EQ(
       lines[1],
-      "gelu,hip2hip,replay,0,true,true,true,2,1.9,2.1,true,false,,candidate regresses,320,0,0,0,");
+      "gelu,hip2hip,replay,0,true,true,true,2,1.9,2.1,true,false,,candidate regresses,320,0,0,,,,,0,,");
   EXPECT_EQ(lines[2],
-            "softmax,hip2hip,replay,0,true,false,false,0,0,0,,,,,20,0,0,0,"
+            "softmax,hip2hip,replay,0,true,false,false,0,0,0,,,,,20,0,0,,,,,0,,"
             "\"NaN at index 3 where the reference is 0.75, \"\"really\"\"\"");
+}
+
+TEST_F(ExportTest, CsvCarriesTheAgentRunAndTheSkipReason) {
+  Fixture f;
+  f.tasks[0].agent_status = "timeout after 3600 s";
+  f.tasks[0].input_tokens = 1200;
+  f.tasks[0].output_tokens = 340;
+  f.tasks[0].cost_usd = 0.25;
+  f.tasks[1].skipped = "triton not available: the cpu device has no GPU";
+  write_results_csv(dir_ / "results.csv", f.tasks);
+  std::string text = slurp(dir_ / "results.csv");
+  EXPECT_NE(text.find(",0,timeout after 3600 s,1200,340,0.25,0,,"), std::string::npos) << text;
+  EXPECT_NE(text.find(",0,,,,,0,triton not available: the cpu device has no GPU,"), std::string::npos)
+      << text;
 }
 
 TEST_F(ExportTest, SummaryMarkdown) {
