@@ -14,6 +14,11 @@ namespace kta::lang {
 
 namespace fs = std::filesystem;
 
+fs::path stdlib_dir() {
+  if (const char* env = std::getenv("KTA_STDLIB"); env && *env) return env;
+  return KTA_STDLIB_DIR;
+}
+
 ModuleLoader::ModuleLoader(DiagnosticEngine& diags, const LoadOptions& options)
     : diags_(diags), options_(options) {
   std::error_code ec;
@@ -36,10 +41,7 @@ std::vector<fs::path> ModuleLoader::compute_search_folders() const {
     }
   }
   fs::path stdlib = options_.stdlib_dir;
-  if (stdlib.empty() && options_.use_environment) {
-    if (const char* env = std::getenv("KTA_STDLIB"); env && *env) stdlib = env;
-  }
-  if (stdlib.empty()) stdlib = KTA_STDLIB_DIR;
+  if (stdlib.empty()) stdlib = options_.use_environment ? stdlib_dir() : fs::path(KTA_STDLIB_DIR);
   out.push_back(stdlib);
   return out;
 }

@@ -15,6 +15,9 @@
 
 namespace kta::lang {
 
+// The built-in stdlib folder: $KTA_STDLIB when set, else the one compiled in.
+std::filesystem::path stdlib_dir();
+
 struct Module {
   std::string name;  // module path (std.inputs), or the file name for a file loaded directly
   uint32_t file = 0;

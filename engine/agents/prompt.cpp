@@ -8,10 +8,7 @@
 
 #include "engine/execute/bindings.h"
 #include "lang/format.h"
-
-#ifndef KTA_STDLIB_DIR
-#define KTA_STDLIB_DIR "stdlib"
-#endif
+#include "lang/module.h"
 
 namespace kta::engine {
 
@@ -25,15 +22,6 @@ std::optional<std::string> read_text(const fs::path& p) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
-}
-
-const char* kind_text(model::TaskKind k) {
-  switch (k) {
-    case model::TaskKind::hip2hip: return "hip2hip";
-    case model::TaskKind::triton2triton: return "triton2triton";
-    case model::TaskKind::torch2hip: return "torch2hip";
-  }
-  return "?";
 }
 
 const char* scalar_c(model::ScalarType t) {
@@ -129,8 +117,7 @@ std::string device_text(const std::string& device) {
 
 fs::path prompts_dir() {
   if (const char* d = std::getenv("KTA_PROMPTS_DIR"); d && *d) return d;
-  if (const char* s = std::getenv("KTA_STDLIB"); s && *s) return fs::path(s) / "prompts";
-  return fs::path(KTA_STDLIB_DIR) / "prompts";
+  return lang::stdlib_dir() / "prompts";
 }
 
 std::string arch_cheatsheet(const std::string& device) {
@@ -170,7 +157,7 @@ std::string fill_template(const std::string& tmpl, const std::map<std::string, s
 
 std::optional<std::string> build_prompt(const TaskJob& job, const std::string& device,
                                         const fs::path& dir, std::string* error) {
-  std::string kind = kind_text(job.task.kind);
+  std::string kind = kind_name(job.task.kind);
   auto tmpl = read_text(dir / (kind + ".md"));
   if (!tmpl) tmpl = read_text(dir / "optimize.md");
   if (!tmpl) {

@@ -7,10 +7,7 @@
 #include <cstdlib>
 
 #include "engine/agents/process.h"
-
-#ifndef KTA_STDLIB_DIR
-#define KTA_STDLIB_DIR "stdlib"
-#endif
+#include "lang/module.h"
 
 namespace kta::engine {
 
@@ -99,7 +96,7 @@ std::vector<fs::path> agent_readable_paths(const std::vector<std::string>& argv)
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) paths.push_back(self.parent_path());
-  fs::path stdlib = fs::absolute(KTA_STDLIB_DIR, ec);
+  fs::path stdlib = fs::absolute(lang::stdlib_dir(), ec);
   if (!ec) paths.push_back(stdlib.parent_path());
   for (const auto& arg : argv) {
     fs::path p = arg;

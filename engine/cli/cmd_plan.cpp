@@ -31,10 +31,6 @@ const char* scalar_name(ScalarType t) {
   static const char* names[] = {"i32", "i64", "u32", "u64", "f32", "f64", "bool"};
   return names[static_cast<int>(t)];
 }
-const char* kind_name(TaskKind k) {
-  static const char* names[] = {"hip2hip", "triton2triton", "torch2hip"};
-  return names[static_cast<int>(k)];
-}
 const char* role_name(TensorRole r) {
   static const char* names[] = {"input", "output", "inout"};
   return names[static_cast<int>(r)];
@@ -80,7 +76,7 @@ std::string si(double v, const char* unit) {
 }
 
 void explain_task(std::ostream& os, const Task& t, const std::optional<Timing>& plan_timing) {
-  os << fmt::format("task {} ({})\n", t.name, kind_name(t.kind));
+  os << fmt::format("task {} ({})\n", t.name, engine::kind_name(t.kind));
   if (!t.summary.empty()) os << fmt::format("  summary     {}\n", t.summary);
   os << fmt::format("  file        {}  (content hash {})\n", rel(t.file), t.content_hash);
   for (const Param& p : t.params)

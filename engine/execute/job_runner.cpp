@@ -11,24 +11,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string safe_name(std::string s) {
-  for (char& c : s) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '-' || c == '_' || c == '.';
-    if (!ok) c = '_';
-  }
-  return s;
-}
-
-const char* kind_name(model::TaskKind k) {
-  switch (k) {
-    case model::TaskKind::hip2hip: return "hip2hip";
-    case model::TaskKind::triton2triton: return "triton2triton";
-    case model::TaskKind::torch2hip: return "torch2hip";
-  }
-  return "?";
-}
-
 StepResult skipped(std::string reason) {
   StepResult r;
   r.outcome = StepOutcome::skip;
@@ -45,8 +27,7 @@ JobRunner::JobRunner(const Plan& plan, const TaskJob& job, SharedStore& store,
       store_(store),
       options_(options),
       cache_(options.cache_dir.empty() ? fs::path() : options.cache_dir / "reference") {
-  workspace_ = plan.output / "work" / safe_name(job.task.name) / safe_name(job.agent_label) /
-               std::to_string(job.repeat);
+  workspace_ = plan.output / "work" / job_path(job);
   outcome_.task = job.task.name;
   outcome_.task_hash = job.task.content_hash;
   outcome_.kind = kind_name(job.task.kind);

@@ -4,6 +4,15 @@
 
 namespace kta::engine {
 
+const char* kind_name(model::TaskKind kind) {
+  switch (kind) {
+    case model::TaskKind::hip2hip: return "hip2hip";
+    case model::TaskKind::triton2triton: return "triton2triton";
+    case model::TaskKind::torch2hip: return "torch2hip";
+  }
+  return "?";
+}
+
 std::string_view step_name(StepKind kind) {
   switch (kind) {
     case StepKind::prepare: return "prepare";

@@ -26,6 +26,8 @@ enum class StepKind {
   heldout_performance,
 };
 std::string_view step_name(StepKind kind);
+// "hip2hip", "triton2triton", "torch2hip": as tasks spell their kind.
+const char* kind_name(model::TaskKind kind);
 
 // One step of one job, with the content hash of everything its result depends on.
 struct PlanStep {

@@ -29,10 +29,7 @@ RunnerProcess::RunnerProcess(RunnerOptions options) : options_(std::move(options
 
 RunnerProcess::~RunnerProcess() {
   stop();
-  for (auto& [id, s] : buffers_) {
-    munmap(s.data, s.length);
-    close(s.fd);
-  }
+  for (auto& [id, s] : buffers_) worker::release_shared_buffer(s);
   if (log_fd_ >= 0) close(log_fd_);
 }
 
@@ -199,21 +196,7 @@ json RunnerProcess::request(const json& q, double timeout_s) {
 
 uint64_t RunnerProcess::alloc(size_t bytes) {
   Shared s;
-  s.bytes = bytes;
-  size_t page = size_t(sysconf(_SC_PAGESIZE));
-  s.length = std::max(page, (bytes + page - 1) / page * page);
-  s.fd = memfd_create("kta-runner-buffer", MFD_CLOEXEC);
-  if (s.fd < 0) throw std::runtime_error(std::string("memfd_create: ") + std::strerror(errno));
-  if (ftruncate(s.fd, off_t(s.length)) != 0) {
-    close(s.fd);
-    throw std::runtime_error(std::string("cannot size buffer memory: ") + std::strerror(errno));
-  }
-  void* p = mmap(nullptr, s.length, PROT_READ | PROT_WRITE, MAP_SHARED, s.fd, 0);
-  if (p == MAP_FAILED) {
-    close(s.fd);
-    throw std::runtime_error(std::string("cannot map buffer memory: ") + std::strerror(errno));
-  }
-  s.data = static_cast<uint8_t*>(p);
+  static_cast<worker::SharedBuffer&>(s) = worker::create_shared_buffer(bytes, "kta-runner-buffer");
   uint64_t id = next_buffer_++;
   if (pid_ > 0) {
     std::string failure;
@@ -232,8 +215,7 @@ void RunnerProcess::free(uint64_t id) {
     std::string failure;
     if (!exchange({{"op", "free"}, {"id", id}}, 30, -1, &failure)) stop();
   }
-  munmap(it->second.data, it->second.length);
-  close(it->second.fd);
+  worker::release_shared_buffer(it->second);
   buffers_.erase(it);
 }
 

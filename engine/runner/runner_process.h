@@ -21,6 +21,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/worker/shared_buffer.h"
+
 namespace kta::engine {
 
 struct RunnerOptions {
@@ -78,10 +80,7 @@ class RunnerProcess {
   std::optional<nlohmann::json> exchange(const nlohmann::json& q, double timeout_s, int fd,
                                          std::string* failure);
 
-  struct Shared {
-    int fd = -1;
-    uint8_t* data = nullptr;
-    size_t length = 0, bytes = 0;
+  struct Shared : worker::SharedBuffer {
     uint64_t mapped = 0;  // generation of the child that mapped it; 0: not mapped
   };
   struct Module {

@@ -66,10 +66,7 @@ RemoteDevice::RemoteDevice(const DeviceOptions& options) : options_(options) { s
 
 RemoteDevice::~RemoteDevice() {
   stop();
-  for (auto& [id, s] : buffers_) {
-    munmap(s.data, s.length);
-    close(s.fd);
-  }
+  for (auto& [id, s] : buffers_) release_shared_buffer(s);
   if (log_fd_ >= 0) close(log_fd_);
 }
 
@@ -232,22 +229,7 @@ std::optional<nlohmann::json> RemoteDevice::request(const json& q, double timeou
 }
 
 Buffer RemoteDevice::alloc(size_t bytes) {
-  Shared s;
-  s.bytes = bytes;
-  size_t page = size_t(sysconf(_SC_PAGESIZE));
-  s.length = std::max(page, (bytes + page - 1) / page * page);
-  s.fd = memfd_create("kta-buffer", MFD_CLOEXEC);
-  if (s.fd < 0) throw std::runtime_error(std::string("memfd_create: ") + std::strerror(errno));
-  if (ftruncate(s.fd, off_t(s.length)) != 0) {
-    close(s.fd);
-    throw std::bad_alloc();
-  }
-  void* p = mmap(nullptr, s.length, PROT_READ | PROT_WRITE, MAP_SHARED, s.fd, 0);
-  if (p == MAP_FAILED) {
-    close(s.fd);
-    throw std::bad_alloc();
-  }
-  s.data = p;
+  Shared s = create_shared_buffer(bytes, "kta-buffer");
   uint64_t id = next_buffer_++;
   buffers_[id] = s;
   if (pid_ > 0) {
@@ -255,8 +237,7 @@ Buffer RemoteDevice::alloc(size_t bytes) {
     auto r = request({{"op", "map"}, {"id", id}, {"bytes", bytes}}, 30, &failure, s.fd);
     if (r && !r->value("ok", false)) {
       buffers_.erase(id);
-      munmap(p, s.length);
-      close(s.fd);
+      release_shared_buffer(s);
       throw std::runtime_error(r->value("error", "the worker cannot map the buffer"));
     }
     // A lost worker maps every buffer when the next one starts.
@@ -271,8 +252,7 @@ void RemoteDevice::free(Buffer b) {
     std::string failure;
     request({{"op", "unmap"}, {"id", b.id}}, 30, &failure);
   }
-  munmap(it->second.data, it->second.length);
-  close(it->second.fd);
+  release_shared_buffer(it->second);
   buffers_.erase(it);
 }
 

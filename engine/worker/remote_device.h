@@ -14,6 +14,7 @@
 #include <string>
 
 #include "engine/device/device.h"
+#include "engine/worker/shared_buffer.h"
 
 namespace kta::engine::worker {
 
@@ -47,11 +48,7 @@ class RemoteDevice : public Device {
   int workers_started() const { return started_; }
 
  private:
-  struct Shared {
-    int fd = -1;
-    void* data = nullptr;
-    size_t bytes = 0, length = 0;
-  };
+  using Shared = SharedBuffer;
   struct ModuleRecord {
     CompileRequest request;
     uint64_t remote = 0;

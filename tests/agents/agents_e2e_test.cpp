@@ -20,17 +20,7 @@ const fs::path kFake = fs::path(KTA_AGENTS_TEST_DIR) / "fake" / "fake_agent.sh";
 const fs::path kCases = KTA_ENGINE_CASES_DIR;
 const fs::path kCache = KTA_TEST_CACHE_DIR;
 
-struct KtaRun {
-  int status = -1;
-  std::string out, err;
-};
-
-KtaRun kta(const fs::path& dir, const std::string& args) {
-  std::string cmd = std::string(KTA_BINARY) + " " + args + " >" + (dir / "stdout").string() + " 2>" +
-                    (dir / "stderr").string();
-  int rc = std::system(cmd.c_str());
-  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(dir / "stdout"), slurp(dir / "stderr")};
-}
+KtaRun kta(const fs::path& dir, const std::string& args) { return run_kta(KTA_BINARY, dir, args); }
 
 // An agent declaration running the fake agent with one behaviour.
 std::string fake_agent(const std::string& name, const std::string& behaviour,

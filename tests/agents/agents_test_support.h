@@ -13,17 +13,11 @@
 #include "engine/agents/prompt.h"
 #include "engine/plan/compile.h"
 #include "lang/load.h"
+#include "tests/support/kta_cli.h"
 
 namespace kta::test {
 
 namespace fs = std::filesystem;
-
-inline std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 inline void write_file(const fs::path& p, const std::string& text) {
   fs::create_directories(p.parent_path());

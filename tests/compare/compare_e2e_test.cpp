@@ -10,24 +10,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/kta_cli.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using kta::test::KtaRun;
+using kta::test::run_kta;
+using kta::test::slurp;
 
 const fs::path kCases = KTA_TEST_CASES_DIR;
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-struct KtaRun {
-  int status = -1;
-  std::string out, err;
-};
 
 // The two runs are evaluated once for the whole suite: they are the slow part.
 class CompareE2E : public ::testing::Test {
@@ -46,16 +39,7 @@ class CompareE2E : public ::testing::Test {
     fs::remove_all(dir, ec);
   }
 
-  static KtaRun kta(const std::string& args) {
-    KtaRun r;
-    std::string cmd = std::string(KTA_BINARY) + " " + args + " >" + (dir / "stdout").string() +
-                      " 2>" + (dir / "stderr").string();
-    int rc = std::system(cmd.c_str());
-    r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-    r.out = slurp(dir / "stdout");
-    r.err = slurp(dir / "stderr");
-    return r;
-  }
+  static KtaRun kta(const std::string& args) { return run_kta(KTA_BINARY, dir, args); }
 
   void SetUp() override {
     ASSERT_EQ(eval_a.status, 0) << eval_a.err;

@@ -19,25 +19,17 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/results/store.h"
+#include "tests/support/kta_cli.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using kta::test::KtaRun;
+using kta::test::run_kta;
+using kta::test::slurp;
 
 const fs::path kCases = KTA_TEST_CASES_DIR;
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-struct KtaRun {
-  int status = -1;
-  std::string out, err;
-};
 
 class E2E : public ::testing::Test {
  protected:
@@ -53,16 +45,7 @@ class E2E : public ::testing::Test {
   }
 
   // Runs kta with `args`; stdout and stderr captured through files.
-  KtaRun kta(const std::string& args) {
-    KtaRun r;
-    std::string cmd = std::string(KTA_BINARY) + " " + args + " >" + (dir / "stdout").string() +
-                      " 2>" + (dir / "stderr").string();
-    int rc = std::system(cmd.c_str());
-    r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-    r.out = slurp(dir / "stdout");
-    r.err = slurp(dir / "stderr");
-    return r;
-  }
+  KtaRun kta(const std::string& args) { return run_kta(KTA_BINARY, dir, args); }
 
   // Evaluates vadd with the candidate of one case; returns the task's entry of results.json.
   json eval_case(const std::string& name, const std::string& extra = "") {

@@ -15,19 +15,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/kta_cli.h"
+
 namespace kta::test {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 inline const fs::path kRunnerCases = KTA_RUNNER_CASES;
-
-inline std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 class RunnerEval : public ::testing::Test {
  protected:
@@ -44,13 +39,11 @@ class RunnerEval : public ::testing::Test {
   // Runs `kta eval FILE --device DEVICE --quick ARGS`; returns results.json (an empty object when
   // there is none, with a failure recorded).
   json eval(const fs::path& file, const std::string& args = "") {
-    std::string cmd = std::string(KTA_BINARY) + " eval " + file.string() + " --device " + device_ +
-                      " --quick --output " + (dir / "run").string() + " " + args + " >" +
-                      (dir / "stdout").string() + " 2>" + (dir / "stderr").string();
-    int rc = std::system(cmd.c_str());
-    status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-    out = slurp(dir / "stdout");
-    err = slurp(dir / "stderr");
+    KtaRun r = run_kta(KTA_BINARY, dir, "eval " + file.string() + " --device " + device_ +
+                                             " --quick --output " + (dir / "run").string() + " " + args);
+    status = r.status;
+    out = r.out;
+    err = r.err;
     json doc = json::parse(slurp(dir / "run" / "results.json"), nullptr, false);
     EXPECT_FALSE(doc.is_discarded()) << err;
     return doc.is_discarded() ? json::object() : doc;

@@ -1,0 +1,24 @@
+// Device-buffer memory shared with a child process (a kta-worker, a python runner): a memfd,
+// mapped here and passed to the child as a descriptor, so tensor bytes never cross a socket.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace kta::engine::worker {
+
+struct SharedBuffer {
+  int fd = -1;
+  uint8_t* data = nullptr;
+  size_t bytes = 0;   // what was asked for
+  size_t length = 0;  // mapped: whole pages, at least one
+};
+
+// A fresh zeroed buffer; throws std::runtime_error naming what failed. `name` labels the memfd
+// (it shows in /proc/PID/fd).
+SharedBuffer create_shared_buffer(size_t bytes, const char* name);
+
+// Unmaps and closes; the buffer is empty afterwards.
+void release_shared_buffer(SharedBuffer& b);
+
+}  // namespace kta::engine::worker
