@@ -1,5 +1,10 @@
 # Chooses the HIP platform for the hip device and prepares its headers.
-#   KTA_HIP_PLATFORM=auto|amd|nvidia|off  (auto: ROCm found -> amd; CUDA toolkit + HIP headers -> nvidia)
+#   KTA_HIP_PLATFORM=auto|amd|nvidia|off
+# auto picks amd only for a real AMD GPU stack: ROCm in /opt/rocm, or a HIP whose `hipconfig
+# --platform` says amd on a machine with the AMD kernel driver (/dev/kfd). Debian's HIP packages
+# alone (libamdhip64-dev, hipcc: installed on CI machines, which have CUDA) do not count: with
+# the CUDA toolkit and HIP's headers auto picks nvidia; -DKTA_HIP_PLATFORM=amd builds the amd
+# platform anywhere those packages are (docs/hip-amd.md).
 # On nvidia, Debian's HIP 5.2 headers do not compile against CUDA 13; the build copies them into
 # the build tree and applies cmake/hip-nvidia-cuda13.patch (every change is guarded by
 # CUDART_VERSION, so the copy still works with older CUDA). docs/hip-nvidia.md explains the patch.
@@ -11,9 +16,25 @@ find_path(KTA_HIP_HEADERS_ROOT NAMES hip/nvidia_detail/nvidia_hip_runtime_api.h
 find_package(CUDAToolkit QUIET)
 find_program(KTA_HIPCONFIG hipconfig PATHS /opt/rocm/bin)
 
+# True in `out` when this machine has an AMD GPU stack (see the header comment).
+function(kta_rocm_present out)
+  set(found FALSE)
+  if(EXISTS /opt/rocm/lib/libamdhip64.so)
+    set(found TRUE)
+  elseif(KTA_HIPCONFIG AND EXISTS /dev/kfd)
+    execute_process(COMMAND ${KTA_HIPCONFIG} --platform OUTPUT_VARIABLE hip_platform
+                    ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
+    if(hip_platform STREQUAL "amd")
+      set(found TRUE)
+    endif()
+  endif()
+  set(${out} ${found} PARENT_SCOPE)
+endfunction()
+
 set(_platform ${KTA_HIP_PLATFORM})
 if(_platform STREQUAL "auto")
-  if(KTA_HIPCONFIG AND EXISTS /opt/rocm/lib/libamdhip64.so)
+  kta_rocm_present(_rocm)
+  if(_rocm)
     set(_platform amd)
   elseif(CUDAToolkit_FOUND AND KTA_HIP_HEADERS_ROOT)
     set(_platform nvidia)

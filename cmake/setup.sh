@@ -16,7 +16,7 @@ packages=(
   tao-pegtl-dev libfmt-dev libgtest-dev libgmock-dev nlohmann-json3-dev libcli11-dev
   libsqlite3-dev libboost-context-dev
   clang-16 libclang-16-dev libclang-cpp16-dev llvm-16-dev libclang-rt-16-dev clang-tidy-16
-  libamdhip64-dev
+  libamdhip64-dev hipcc
   python3-torch python3-numpy bubblewrap
 )
 

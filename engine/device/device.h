@@ -120,6 +120,10 @@ struct LauncherArgs {
 struct TimedResult {
   LaunchResult status;
   double seconds = 0;  // per launch
+  // The GPU's SM (graphics) and memory clocks read right after the sample, outside its timed
+  // region; 0 when the platform does not expose them (the cpu device, no NVML/rocm-smi).
+  double sm_clock_mhz = 0;
+  double mem_clock_mhz = 0;
 };
 
 struct DeviceInfo {

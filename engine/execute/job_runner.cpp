@@ -65,6 +65,7 @@ void JobRunner::step(const PlanStep& s) {
   if (options_.progress) options_.progress->step_started(job_.id(), name);
   auto t0 = std::chrono::steady_clock::now();
   StepResult r;
+  profile_.clear();
   try {
     r = run_step(s.kind);
   } catch (const std::exception& e) {
@@ -85,6 +86,7 @@ void JobRunner::step(const PlanStep& s) {
   rec.outcome = r.outcome;
   rec.reason = r.reason;
   rec.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!profile_.empty()) r.payload["profile"] = profile_.json();
   rec.payload = r.payload.dump();
   {
     std::lock_guard lock(store_.mu);
@@ -200,6 +202,7 @@ Device& JobRunner::device(const std::string& role, model::Flavor flavor) {
                                   : (python ? trusted_python_ : trusted_);
   if (!slot) {
     std::string name = python ? role + kPythonSuffix : role;
+    auto span = profile_.span("devices");
     slot = options_.make_device(name);
     if (!slot) throw std::runtime_error("no device for role " + name);
   }

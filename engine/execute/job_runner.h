@@ -1,6 +1,9 @@
 // One job (task x agent x repeat) through its steps. Internal to the executor.
 #pragma once
 
+#include <future>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -13,6 +16,7 @@
 #include "engine/execute/bindings.h"
 #include "engine/execute/executor.h"
 #include "engine/execute/reference_cache.h"
+#include "engine/execute/step_profile.h"
 
 namespace kta::engine {
 
@@ -36,6 +40,7 @@ struct PointTiming {
   std::string reason;
   bool recheck_failed = false;
   ShapeRecord rec;
+  nlohmann::json clocks;  // per role SM/memory clocks of the samples (MHz); null when unreadable
 };
 
 class InterleavedProtocol;
@@ -68,9 +73,12 @@ class JobRunner {
   const Impl* impl(const std::string& role, std::string* error);
   CompileResult compile_on(const std::string& role, const model::Entry& entry);
 
-  // Reference outputs for one (point, seed): from the cache or computed on the trusted device.
-  std::optional<HostSet> reference(const PointSpec& spec, uint64_t seed, const HostSet& inputs,
-                                   std::string* error);
+  // Engine-drawn inputs for one (point, seed), drawn once per job (memo_).
+  std::shared_ptr<const HostSet> inputs(const PointSpec& spec, uint64_t seed);
+  // Reference outputs for one (point, seed): from memo_, the disk cache, or computed on the
+  // trusted device. Null on failure, with `error` set.
+  std::shared_ptr<const HostSet> reference(const PointSpec& spec, uint64_t seed,
+                                           const HostSet& inputs, std::string* error);
   // How a point is named in messages: its values when visible, only its index when held-out.
   std::string point_label(const std::vector<model::ShapePoint>& points, size_t i, bool heldout) const;
 
@@ -88,6 +96,22 @@ class JobRunner {
   std::optional<Impl> reference_, baseline_, candidate_impl_;
   std::optional<PreparedCandidate> prepared_;
   uint64_t launches_ = 0;
+  // Inputs and reference outputs by (point, seed), kept for the whole job up to kMemoBytes: the
+  // performance step times on the seeds the correctness step checked, and drawing or loading a
+  // mebi-element tensor costs milliseconds. Past the budget they are drawn again when needed.
+  static constexpr size_t kMemoBytes = size_t(512) << 20;
+  std::map<std::string, std::shared_ptr<const HostSet>> memo_;
+  size_t memo_bytes_ = 0;
+  void remember(const std::string& key, const std::shared_ptr<const HostSet>& set);
+  // The next (point, seed)'s inputs, drawn on another thread while the current one is launched
+  // and compared; inputs() collects it.
+  struct Prefetch {
+    std::string key;
+    std::future<std::shared_ptr<const HostSet>> set;
+  };
+  Prefetch prefetch_;
+  void prefetch_inputs(const PointSpec& spec, uint64_t seed);
+  StepProfile profile_;  // the running step's phases
   std::string compile_log_;
 
   // Gate state, derived from step records (so a resumed run reaches the same state).

@@ -24,7 +24,9 @@ CompileResult JobRunner::compile_on(const std::string& role, const model::Entry&
     req.entry = entry.symbol;
     req.flavor = flavor_name(entry.flavor);
     req.mode = entry.mode == model::EntryMode::module ? "module" : "function";
-    return device(device_role, entry.flavor).compile(req);
+    Device& d = device(device_role, entry.flavor);
+    auto span = profile_.span("compile");
+    return d.compile(req);
   }
   req.source = entry.file;
   req.entry = entry.symbol;
@@ -32,7 +34,9 @@ CompileResult JobRunner::compile_on(const std::string& role, const model::Entry&
   if (!req.launcher) req.signature = declared_signature(job_.task, entry);
   // Headers next to the task's sources resolve from a workspace copy too.
   req.options.extra_flags.push_back("-I" + job_.task.dir.string());
-  return device(device_role).compile(req);
+  Device& d = device(device_role);
+  auto span = profile_.span("compile");
+  return d.compile(req);
 }
 
 StepResult JobRunner::compile(const std::string& role) {

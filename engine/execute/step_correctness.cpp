@@ -2,6 +2,7 @@
 // reference outputs (cached on disk), poisoned outputs, one launch, a compare under the task's
 // tolerance, and an input-mutation check by digest.
 #include <algorithm>
+#include <future>
 #include <map>
 #include <memory>
 
@@ -11,15 +12,70 @@
 namespace kta::engine {
 
 
-std::optional<HostSet> JobRunner::reference(const PointSpec& spec, uint64_t seed,
-                                            const HostSet& inputs, std::string* error) {
+namespace {
+
+std::string memo_key(const char* what, const PointSpec& spec, uint64_t seed) {
+  return std::string(what) + " " + format_point(spec.point) + " seed " + std::to_string(seed);
+}
+
+size_t host_bytes(const HostSet& set) {
+  size_t n = 0;
+  for (const auto& t : set) n += t.bytes.size();
+  return n;
+}
+
+}  // namespace
+
+void JobRunner::remember(const std::string& key, const std::shared_ptr<const HostSet>& set) {
+  size_t bytes = host_bytes(*set);
+  if (memo_bytes_ + bytes > kMemoBytes) return;
+  memo_[key] = set;
+  memo_bytes_ += bytes;
+}
+
+std::shared_ptr<const HostSet> JobRunner::inputs(const PointSpec& spec, uint64_t seed) {
+  std::string key = memo_key("inputs", spec, seed);
+  if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+  auto span = profile_.span("inputs");
+  std::shared_ptr<const HostSet> set;
+  if (prefetch_.set.valid() && prefetch_.key == key) {
+    set = prefetch_.set.get();
+  } else {
+    set = std::make_shared<const HostSet>(make_inputs(job_.task, spec, seed));
+  }
+  remember(key, set);
+  return set;
+}
+
+void JobRunner::prefetch_inputs(const PointSpec& spec, uint64_t seed) {
+  std::string key = memo_key("inputs", spec, seed);
+  if (memo_.count(key) || (prefetch_.set.valid() && prefetch_.key == key)) return;
+  if (prefetch_.set.valid()) prefetch_.set.wait();  // one at a time
+  prefetch_.key = key;
+  prefetch_.set = std::async(std::launch::async, [this, spec, seed] {
+    return std::make_shared<const HostSet>(make_inputs(job_.task, spec, seed));
+  });
+}
+
+std::shared_ptr<const HostSet> JobRunner::reference(const PointSpec& spec, uint64_t seed,
+                                                    const HostSet& inputs, std::string* error) {
+  std::string memo = memo_key("reference", spec, seed);
+  if (auto it = memo_.find(memo); it != memo_.end()) return it->second;
   std::string key = ReferenceCache::key(job_.task, spec.point, seed, plan_.device);
-  if (auto hit = cache_.load(key, job_.task)) return hit;
+  {
+    auto span = profile_.span("reference cache");
+    if (auto hit = cache_.load(key, job_.task)) {
+      auto set = std::make_shared<const HostSet>(std::move(*hit));
+      remember(memo, set);
+      return set;
+    }
+  }
   const Impl* ref = impl("reference", error);
   if (!ref) {
     *error = "reference does not compile: " + *error;
-    return std::nullopt;
+    return nullptr;
   }
+  auto span = profile_.span("reference run");
   DeviceSet set(*ref->device, job_.task, spec);
   set.upload_inputs(inputs);
   set.poison_outputs(launches_++);
@@ -27,10 +83,11 @@ std::optional<HostSet> JobRunner::reference(const PointSpec& spec, uint64_t seed
   if (!lr.ok) {
     *error = "reference failed: " + lr.error;
     drop_device(kTrusted);
-    return std::nullopt;
+    return nullptr;
   }
-  HostSet out = set.download_outputs();
-  cache_.store(key, out);
+  auto out = std::make_shared<const HostSet>(set.download_outputs());
+  cache_.store(key, *out);
+  remember(memo, out);
   return out;
 }
 
@@ -50,9 +107,15 @@ StepResult JobRunner::correctness(bool heldout) {
     // device's sets stay per launch: a failing reference launch replaces that device in mid-loop.
     std::map<std::string, std::unique_ptr<DeviceSet>> sets;
     for (int seed = 0; seed < job_.seeds; ++seed) {
-      HostSet inputs = make_inputs(job_.task, spec, static_cast<uint64_t>(seed));
+      std::shared_ptr<const HostSet> drawn = inputs(spec, static_cast<uint64_t>(seed));
+      const HostSet& in = *drawn;
+      if (seed + 1 < job_.seeds) {
+        prefetch_inputs(spec, static_cast<uint64_t>(seed + 1));
+      } else if (i + 1 < points.size()) {
+        prefetch_inputs(make_point_spec(job_.task, points[i + 1]), 0);
+      }
       std::string error;
-      auto want = reference(spec, static_cast<uint64_t>(seed), inputs, &error);
+      auto want = reference(spec, static_cast<uint64_t>(seed), in, &error);
       if (!want) {
         r.outcome = StepOutcome::error;
         r.reason = error + " at " + point_label(points, i, heldout);
@@ -73,12 +136,29 @@ StepResult JobRunner::correctness(bool heldout) {
         rec.seed = static_cast<uint64_t>(seed);
         CheckResult c;
         std::unique_ptr<DeviceSet>& set = sets[role];
-        if (!set) set = std::make_unique<DeviceSet>(*im->device, job_.task, spec);
-        set->upload_inputs(inputs);
-        set->poison_outputs(launches_++);
-        LaunchResult lr = set->launch(*im);
+        if (!set) {
+          auto span = profile_.span("buffers");
+          set = std::make_unique<DeviceSet>(*im->device, job_.task, spec);
+        }
+        LaunchResult lr;
+        {
+          auto span = profile_.span("upload");
+          set->upload_inputs(in);
+          set->poison_outputs(launches_++);
+        }
+        {
+          auto span = profile_.span("launch");
+          lr = set->launch(*im);
+        }
         if (lr.ok) {
-          c = judge(job_.task, inputs, set->download_inputs(), set->download_outputs(), *want, rec);
+          HostSet after_inputs, got;
+          {
+            auto span = profile_.span("download");
+            after_inputs = set->download_inputs();
+            got = set->download_outputs();
+          }
+          auto span = profile_.span("compare");
+          c = judge(job_.task, in, after_inputs, got, *want, rec);
         } else {
           c.launched = false;
           c.reason = "launch failed: " + lr.error;

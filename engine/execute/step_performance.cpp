@@ -1,13 +1,14 @@
 // Step: performance on the visible (or held-out) shapes. Per point: baseline and candidate
 // interleaved under the cold protocol (the device flushes caches and times), inputs rotating
-// between two sets so memoizing by pointer or content gains nothing, candidate outputs poisoned
-// before every timed launch, and the outputs of the LAST timed launch re-checked against the
+// between two sets so memoizing by pointer or content gains nothing, the outputs of both poisoned
+// alike before every timed sample, and the outputs of the LAST timed launch re-checked against the
 // reference (correct-then-corrupt). Per-shape speedup = median ratio; task speedup = geometric
 // mean with a bootstrap interval.
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <memory>
+#include <optional>
 
 #include "engine/execute/job_runner.h"
 #include "engine/execute/judge.h"
@@ -32,6 +33,56 @@ Sample to_sample(const TimedResult& t) {
   return s;
 }
 
+// The GPU clocks read after each timed sample of one role (0: not readable, never recorded).
+class RoleClocks {
+ public:
+  void add(const TimedResult& t) {
+    if (t.sm_clock_mhz > 0) sm_.push_back(t.sm_clock_mhz);
+    if (t.mem_clock_mhz > 0) mem_.push_back(t.mem_clock_mhz);
+  }
+  bool empty() const { return sm_.empty(); }
+  // Over the last `counted` readings: the protocol counts the samples after its warm-up.
+  nlohmann::json summary(int counted) const {
+    std::vector<double> sm = last(sm_, counted), mem = last(mem_, counted);
+    nlohmann::json j = {{"sm_median", median(sm)},
+                        {"sm_min", *std::min_element(sm.begin(), sm.end())},
+                        {"sm_max", *std::max_element(sm.begin(), sm.end())},
+                        {"samples", sm.size()}};
+    if (!mem.empty()) j["mem_median"] = median(mem);
+    return j;
+  }
+
+ private:
+  static std::vector<double> last(const std::vector<double>& v, int n) {
+    size_t keep = n > 0 ? std::min(v.size(), size_t(n)) : v.size();
+    return {v.end() - static_cast<std::ptrdiff_t>(keep), v.end()};
+  }
+  static double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  }
+  std::vector<double> sm_, mem_;
+};
+
+// Median SM clocks of baseline and candidate further apart than this make a speedup suspect:
+// a launch-bound kernel's time follows the SM clock.
+constexpr double kClockMismatch = 0.02;
+
+std::optional<nlohmann::json> clock_note(const nlohmann::json& clocks, const std::string& label) {
+  if (clocks.is_null()) return std::nullopt;
+  double a = clocks["baseline"]["sm_median"].get<double>();
+  double b = clocks["candidate"]["sm_median"].get<double>();
+  double apart = std::abs(a - b) / std::max(a, b);
+  if (apart <= kClockMismatch) return std::nullopt;
+  char buf[200];
+  std::snprintf(buf, sizeof buf,
+                "median SM clock %.0f MHz (baseline) vs %.0f MHz (candidate) at %s, %.1f%% "
+                "apart: the comparison is suspect",
+                a, b, label.c_str(), 100 * apart);
+  return nlohmann::json{{"name", "clock_mismatch"}, {"text", buf}};
+}
+
 // Within measurement noise of the target counts as meeting it.
 double gate_slack(const model::Timing& t) { return std::max(0.02, 2 * t.max_noise); }
 
@@ -54,48 +105,67 @@ PointTiming JobRunner::time_point(const Impl& base, const Impl& cand, const mode
   // (the re-check of the last timed launch needs one launch on fresh inputs).
   bool batch = !flush && !has_inout;
   PointSpec spec = make_point_spec(task, point);
-  std::array<HostSet, kInputSets> in, want;
+  // The seeds the correctness step checked (memoized per job), so timing draws nothing new.
+  std::array<std::shared_ptr<const HostSet>, kInputSets> in, want;
   for (int k = 0; k < kInputSets; ++k) {
-    in[k] = make_inputs(task, spec, static_cast<uint64_t>(k));
+    in[k] = inputs(spec, static_cast<uint64_t>(k));
     std::string error;
-    auto ref = reference(spec, static_cast<uint64_t>(k), in[k], &error);
-    if (!ref) {
+    want[k] = reference(spec, static_cast<uint64_t>(k), *in[k], &error);
+    if (!want[k]) {
       pt.outcome = StepOutcome::error;
       pt.reason = error + " at " + label;
       return pt;
     }
-    want[k] = std::move(*ref);
   }
   std::array<std::unique_ptr<DeviceSet>, kInputSets> bs, cs;
+  std::optional<StepProfile::Span> upload_span;
+  upload_span.emplace(profile_, "upload");
   for (int k = 0; k < kInputSets; ++k) {
     bs[k] = std::make_unique<DeviceSet>(*base.device, task, spec);
     cs[k] = std::make_unique<DeviceSet>(*cand.device, task, spec);
-    bs[k]->upload_inputs(in[k]);
-    cs[k]->upload_inputs(in[k]);
+    bs[k]->upload_inputs(*in[k]);
+    cs[k]->upload_inputs(*in[k]);
   }
+  upload_span.reset();
   // Each side gets as many launches per sample as make it last about a millisecond.
   int repeat_a = 1, repeat_b = 1;
   if (batch) {
-    repeat_a = batch_repeat([&](int n) { return to_sample(bs[0]->timed(base, false, n)); });
+    auto span = profile_.span("batch sizing");
+    repeat_a = batch_repeat([&](int n) {
+      bs[0]->poison_outputs_for_timing();
+      return to_sample(bs[0]->timed(base, false, n));
+    });
     repeat_b = batch_repeat([&](int n) {
-      cs[0]->poison_outputs(launches_++);
+      cs[0]->poison_outputs_for_timing();
       return to_sample(cs[0]->timed(cand, false, n));
     });
   }
   int na = 0, nb = 0, last = 0;
+  RoleClocks clocks_a, clocks_b;
   auto sample_a = [&] {
     int k = na++ % kInputSets;
-    if (has_inout) bs[k]->upload_inputs(in[k]);
-    return to_sample(bs[k]->timed(base, flush, repeat_a));
+    if (has_inout) bs[k]->upload_inputs(*in[k]);
+    bs[k]->poison_outputs_for_timing();
+    TimedResult t = bs[k]->timed(base, flush, repeat_a);
+    clocks_a.add(t);
+    return to_sample(t);
   };
   auto sample_b = [&] {
     int k = nb++ % kInputSets;
-    if (has_inout) cs[k]->upload_inputs(in[k]);
-    cs[k]->poison_outputs(launches_++);
+    if (has_inout) cs[k]->upload_inputs(*in[k]);
+    cs[k]->poison_outputs_for_timing();
     last = k;
-    return to_sample(cs[k]->timed(cand, flush, repeat_b));
+    TimedResult t = cs[k]->timed(cand, flush, repeat_b);
+    clocks_b.add(t);
+    return to_sample(t);
   };
-  InterleavedProtocol::Outcome m = protocol.run(sample_a, sample_b);
+  InterleavedProtocol::Outcome m;
+  {
+    auto span = profile_.span("sampling");
+    m = protocol.run(sample_a, sample_b);
+  }
+  if (!clocks_a.empty() && !clocks_b.empty())
+    pt.clocks = {{"baseline", clocks_a.summary(m.a.n)}, {"candidate", clocks_b.summary(m.b.n)}};
   if (m.failed) {
     pt.outcome = StepOutcome::fail;
     pt.reason = "timed launch failed at " + label + ": " +
@@ -103,8 +173,12 @@ PointTiming JobRunner::time_point(const Impl& base, const Impl& cand, const mode
     return pt;
   }
   // Correct-then-corrupt: the outputs of the last timed launch must still be right.
-  CheckResult c = judge(task, in[last], cs[last]->download_inputs(), cs[last]->download_outputs(),
-                        want[last], pt.rec);
+  CheckResult c;
+  {
+    auto span = profile_.span("re-check");
+    c = judge(task, *in[last], cs[last]->download_inputs(), cs[last]->download_outputs(),
+              *want[last], pt.rec);
+  }
   pt.rec.correct = c.correct;
   pt.rec.baseline = m.a;
   pt.rec.candidate = m.b;
@@ -156,12 +230,16 @@ StepResult JobRunner::performance(bool heldout) {
   InterleavedProtocol protocol(task.timing, TimerResolution{info.kind == "hip" ? 1e-6 : 0.0});
   std::vector<double> ratios;
   bool recheck_failed = false;
+  nlohmann::json clocks = nlohmann::json::array(), notes = nlohmann::json::array();
   for (size_t i = 0; i < points.size(); ++i) {
-    PointTiming pt = time_point(*base, *cand, points[i], point_label(points, i, heldout), heldout, protocol);
+    std::string label = point_label(points, i, heldout);
+    PointTiming pt = time_point(*base, *cand, points[i], label, heldout, protocol);
     recheck_failed = recheck_failed || pt.recheck_failed;
     if (pt.rec.speedup) {
       ratios.push_back(*pt.rec.speedup);
       r.shapes.push_back(pt.rec);
+      clocks.push_back(pt.clocks);
+      if (auto note = clock_note(pt.clocks, label)) notes.push_back(*note);
     }
     if (pt.outcome != StepOutcome::ok) {
       r.outcome = pt.outcome;
@@ -174,6 +252,10 @@ StepResult JobRunner::performance(bool heldout) {
     }
   }
   r.payload["recheck_failed"] = recheck_failed;
+  // Clocks only where some shape read them: absent, never zeros, on devices that cannot.
+  if (std::any_of(clocks.begin(), clocks.end(), [](const auto& c) { return !c.is_null(); }))
+    r.payload["clocks"] = clocks;
+  if (!notes.empty()) r.payload["notes"] = notes;
   // Achieved bandwidth as a share of the device's measured copy peak, per timed shape.
   if (info.peak_bandwidth > 0 && task.bytes) {
     r.payload["peak_bandwidth"] = info.peak_bandwidth;

@@ -164,6 +164,8 @@ TimedResult PythonDevice::timed_call(uint64_t module, const LauncherArgs& args, 
   q["repeat"] = repeat;
   json reply = runner_->request(q, options_.launch_timeout_s * std::max(1, repeat));
   mark_called(args, reply.value("ok", false));
+  // Clocks stay 0 (not readable): the runner does not sample them (torch.cuda.clock_rate needs
+  // pynvml, which the GPU machine's Python may lack), and results then show no clock.
   return TimedResult{result_of(reply), reply.value("seconds", 0.0)};
 }
 

@@ -166,6 +166,21 @@ LaunchResult launch_result_from_json(const json& j) {
   return r;
 }
 
+json to_json(const TimedResult& t) {
+  return {{"status", to_json(t.status)},
+          {"seconds", t.seconds},
+          {"sm_clock_mhz", t.sm_clock_mhz},
+          {"mem_clock_mhz", t.mem_clock_mhz}};
+}
+TimedResult timed_result_from_json(const json& j) {
+  TimedResult t;
+  t.status = launch_result_from_json(j.at("status"));
+  t.seconds = j.at("seconds").get<double>();
+  t.sm_clock_mhz = j.at("sm_clock_mhz").get<double>();
+  t.mem_clock_mhz = j.at("mem_clock_mhz").get<double>();
+  return t;
+}
+
 json to_json(const DeviceInfo& i) {
   return {{"name", i.name},
           {"kind", i.kind},

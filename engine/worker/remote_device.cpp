@@ -234,7 +234,10 @@ Buffer RemoteDevice::alloc(size_t bytes) {
   buffers_[id] = s;
   if (pid_ > 0) {
     std::string failure;
-    auto r = request({{"op", "map"}, {"id", id}, {"bytes", bytes}}, 30, &failure, s.fd);
+    // "fresh": the memory is all zeros, so the worker zero-fills the device copy instead of
+    // copying zeros across (a page-faulting host-to-device copy per allocation).
+    auto r = request({{"op", "map"}, {"id", id}, {"bytes", bytes}, {"fresh", true}}, 30, &failure,
+                     s.fd);
     if (r && !r->value("ok", false)) {
       buffers_.erase(id);
       release_shared_buffer(s);
@@ -351,7 +354,7 @@ LaunchResult RemoteDevice::lost(const std::string& why) {
 }
 
 // Runs request `q` against a module (reloaded into a fresh worker when needed). For timed
-// requests the reply holds the status and the seconds; otherwise it is the status itself.
+// requests the reply is a TimedResult (status, seconds, clocks); otherwise it is the status itself.
 TimedResult RemoteDevice::run_module(uint64_t module, json q, double timeout_s, bool timed) {
   TimedResult t;
   auto it = modules_.find(module);
@@ -372,8 +375,12 @@ TimedResult RemoteDevice::run_module(uint64_t module, json q, double timeout_s, 
     t.status = lost(failure);
     return t;
   }
-  t.status = checked(launch_result_from_json(timed ? r->at("status") : *r));
-  if (timed) t.seconds = r->at("seconds").get<double>();
+  if (timed) {
+    t = timed_result_from_json(*r);
+    t.status = checked(t.status);
+  } else {
+    t.status = checked(launch_result_from_json(*r));
+  }
   return t;
 }
 

@@ -67,8 +67,7 @@ class Server {
     LaunchResult r;
     r.ok = false;
     r.error = why;
-    if (op == "timed_launch" || op == "timed_call")
-      return {{"status", to_json(r)}, {"seconds", 0.0}};
+    if (op == "timed_launch" || op == "timed_call") return to_json(TimedResult{r});
     return to_json(r);
   }
 
@@ -164,9 +163,14 @@ class Server {
       if (cpu_ != nullptr) {
         cpu_->adopt(id, p, bytes);
       } else {
-        // The shared memory holds the buffer's last known contents (also after a restart).
+        // The shared memory holds the buffer's last known contents (also after a restart); a
+        // fresh buffer's are zeros, set on the device without reading the shared pages.
         m.device = device().alloc(bytes);
-        device().upload(m.device, p, bytes);
+        if (q.value("fresh", false)) {
+          device().fill(m.device, 0);
+        } else {
+          device().upload(m.device, p, bytes);
+        }
       }
       mappings_[id] = m;
       return {{"ok", true}};
@@ -214,13 +218,15 @@ class Server {
           device().timed_launch(q.at("module").get<uint64_t>(), translate(kernel_args_from_json(q.at("args"))),
                                 launch_config_from_json(q.at("config")), q.at("flush").get<bool>(),
                                 q.at("repeat").get<int>());
-      return {{"status", to_json(with_limit(t.status))}, {"seconds", t.seconds}};
+      t.status = with_limit(t.status);
+      return to_json(t);
     }
     if (op == "timed_call") {
       TimedResult t =
           device().timed_call(q.at("module").get<uint64_t>(), translate(launcher_args_from_json(q.at("args"))),
                               q.at("flush").get<bool>(), q.at("repeat").get<int>());
-      return {{"status", to_json(with_limit(t.status))}, {"seconds", t.seconds}};
+      t.status = with_limit(t.status);
+      return to_json(t);
     }
     if (op == "sync") {
       device().synchronize();

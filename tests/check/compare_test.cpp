@@ -1,5 +1,6 @@
 #include "engine/check/compare.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -129,6 +130,40 @@ TEST(Compare, HalfAndIntegerOutputs) {
   set_element(wi, 2, 8);
   CompareResult r = compare(gi, wi, tol(0, 0));
   EXPECT_EQ(r.reason, "1 of 3 elements outside tolerance (first at index 2: got 7, want 8)");
+}
+
+// Large tensors are compared in slices on several threads; the merged figures must be those of
+// one pass in index order: first bad index, the first examples in order, counts and maxima.
+TEST(Compare, SlicedScanOfALargeTensorMatchesTheSerialFigures) {
+  const size_t n = size_t(1) << 21;
+  HostTensor want = HostTensor::zeros(DType::f32, {static_cast<int64_t>(n)});
+  for (size_t i = 0; i < n; ++i) set_element(want, i, double(i % 97) - 48.0);
+  HostTensor got = want;
+  // Bad elements in several slices, the earliest late in the first half.
+  std::vector<size_t> bad = {n / 2 - 3, n / 2 + 5, n - 1, (n / 4) * 3 + 11, n / 2 + 100,
+                             n / 2 + 200, n / 2 + 300, n / 2 + 400, n / 2 + 500, n / 2 + 600};
+  for (size_t b : bad) set_element(got, b, element_as_double(want, b) + 10.0);
+  set_element(got, n / 3, kNaN);
+  CompareResult r = compare(got, want, tol(1e-6, 0, 0.5));
+  std::sort(bad.begin(), bad.end());
+  EXPECT_EQ(r.elements, n);
+  EXPECT_EQ(r.mismatches, bad.size() + 1);
+  EXPECT_EQ(r.nan_in_output, 1u);
+  EXPECT_EQ(r.first_bad_index, static_cast<int64_t>(n / 3));  // the NaN comes first
+  EXPECT_TRUE(std::isnan(r.got_at_first_bad));
+  ASSERT_EQ(r.examples.size(), kMismatchExamples);
+  EXPECT_EQ(r.examples[0].index, static_cast<int64_t>(n / 3));
+  for (size_t k = 1; k < kMismatchExamples; ++k)
+    EXPECT_EQ(r.examples[k].index, static_cast<int64_t>(bad[k - 1])) << k;
+  EXPECT_DOUBLE_EQ(r.max_abs_error, 10.0);
+  // NaN where the reference has a number fails even within the allowance.
+  EXPECT_FALSE(r.pass);
+  EXPECT_NE(r.reason.find("1 NaN where the reference has a number"), std::string::npos) << r.reason;
+  // Without the NaN the allowance holds.
+  set_element(got, n / 3, element_as_double(want, n / 3));
+  CompareResult ok = compare(got, want, tol(1e-6, 0, 0.5));
+  EXPECT_TRUE(ok.pass) << ok.reason;
+  EXPECT_EQ(ok.first_bad_index, static_cast<int64_t>(bad[0]));
 }
 
 }  // namespace

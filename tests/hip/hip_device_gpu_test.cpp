@@ -174,6 +174,32 @@ TEST_F(HipGpu, TimedLaunchColdAndBatch) {
   EXPECT_GT(batch.seconds, 1e-6);
 }
 
+// NVIDIA exposes clocks through NVML (libnvidia-ml.so.1, part of the driver): every timed sample
+// carries the SM and memory clocks it ran at.
+TEST_F(HipGpu, TimedSamplesCarryPlausibleClocksOnNvidia) {
+  DeviceInfo i = dev_->info();
+  if (i.details.rfind("sm_", 0) != 0) GTEST_SKIP() << "not an NVIDIA GPU: " << i.details;
+  EXPECT_NE(i.details.find("clocks: readable via NVML"), std::string::npos) << i.details;
+  const int64_t n = int64_t(1) << 20;
+  Buffer bx = dev_->alloc(n * 4), by = dev_->alloc(n * 4);
+  dev_->fill(bx, 0);
+  dev_->fill(by, 0);
+  std::vector<KernelArg> args = {f64(2.0), ptr(bx), ptr(by), i64(n)};
+  CompileResult c = compile("saxpy.hip", "saxpy", args);
+  ASSERT_TRUE(c.ok) << c.log;
+  LaunchConfig cfg{{unsigned(n / 256), 1, 1}, {256, 1, 1}, 0};
+  for (bool cold : {true, false}) {
+    TimedResult t = dev_->timed_launch(c.module, args, cfg, cold, cold ? 1 : 20);
+    ASSERT_TRUE(t.status.ok) << t.status.error;
+    std::printf("%s sample: %.2f us at SM %.0f MHz, memory %.0f MHz\n", cold ? "cold" : "batch",
+                t.seconds * 1e6, t.sm_clock_mhz, t.mem_clock_mhz);
+    EXPECT_GE(t.sm_clock_mhz, 100);
+    EXPECT_LE(t.sm_clock_mhz, 5000);
+    EXPECT_GE(t.mem_clock_mhz, 100);
+    EXPECT_LE(t.mem_clock_mhz, 5000);
+  }
+}
+
 TEST_F(HipGpu, LauncherModeBuildsCallsAndTimes) {
   const int64_t n = 100000;
   std::vector<float> x(n, 2.0f), y(n, 1.0f);

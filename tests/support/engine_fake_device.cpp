@@ -116,6 +116,9 @@ TimedResult FakeDevice::timed_launch(uint64_t module, const std::vector<KernelAr
   const auto& k = registry_->kernels.at(modules_.at(module));
   // A tiny deterministic wobble so noise statistics are not degenerate.
   t.seconds = k.seconds * (1.0 + 0.001 * static_cast<double>(calls_[module] % 3));
+  // Clocks wobble too (every third sample 10 MHz lower), so min, median and max differ.
+  if (k.sm_clock_mhz > 0) t.sm_clock_mhz = k.sm_clock_mhz - (calls_[module] % 3 == 2 ? 10 : 0);
+  t.mem_clock_mhz = k.mem_clock_mhz;
   return t;
 }
 

@@ -29,6 +29,8 @@ struct FakeKernel {
   // Returns "" on success, else the launch error ("worker killed by signal 11 (SIGSEGV)").
   std::function<std::string(const FakeLaunch&)> run;
   double seconds = 1e-3;  // what timed_launch reports per launch
+  double sm_clock_mhz = 0;   // what timed_launch reports as clocks (0: not readable, as on cpu)
+  double mem_clock_mhz = 0;
 };
 
 // Shared by every FakeDevice a test makes; counts what happened.

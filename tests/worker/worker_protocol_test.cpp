@@ -58,6 +58,25 @@ TEST(Protocol, ConversionsKeepEveryField) {
   EXPECT_NE(r2.output.find("more bytes]"), std::string::npos);
 }
 
+TEST(Protocol, TimedResultKeepsSecondsAndClocks) {
+  engine::TimedResult t;
+  t.status.ok = false;
+  t.status.error = "kernel 'k' failed";
+  t.seconds = 1.5e-6;
+  t.sm_clock_mhz = 1980;
+  t.mem_clock_mhz = 2619;
+  auto back = timed_result_from_json(nlohmann::json::parse(to_json(t).dump()));
+  EXPECT_FALSE(back.status.ok);
+  EXPECT_EQ(back.status.error, "kernel 'k' failed");
+  EXPECT_EQ(back.seconds, 1.5e-6);
+  EXPECT_EQ(back.sm_clock_mhz, 1980);
+  EXPECT_EQ(back.mem_clock_mhz, 2619);
+  // A reply without clocks is a protocol mismatch, not a silent 0.
+  auto j = to_json(t);
+  j.erase("sm_clock_mhz");
+  EXPECT_THROW(timed_result_from_json(j), std::exception);
+}
+
 TEST(AsanReport, NamesKindAccessAndUserLine) {
   std::string report =
       "=================================================================\n"

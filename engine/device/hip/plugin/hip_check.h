@@ -3,6 +3,7 @@
 #pragma once
 
 #include <hip/hip_runtime.h>
+#include <unistd.h>
 
 #include <stdexcept>
 #include <string>
@@ -10,7 +11,20 @@
 namespace kta::engine::hip {
 
 inline std::string hip_error_text(hipError_t e) {
-  return std::string(hipGetErrorString(e)) + " (" + hipGetErrorName(e) + ")";
+  std::string text = hipGetErrorString(e), name = hipGetErrorName(e);
+  return text == name ? name : text + " (" + name + ")";  // HIP 5.2 on AMD: the text is the name
+}
+
+// Why hipGetDeviceCount failed, in words a user can act on.
+inline std::string no_gpu_reason(hipError_t e) {
+#if defined(__HIP_PLATFORM_AMD__)
+  // ROCm reaches AMD GPUs through the amdgpu kernel driver's /dev/kfd.
+  if (access("/dev/kfd", F_OK) != 0)
+    return "no AMD GPU driver on this machine (/dev/kfd not found; " + hip_error_text(e) + ")";
+  if (access("/dev/kfd", R_OK | W_OK) != 0)
+    return "cannot open /dev/kfd (is this user in the render group?): " + hip_error_text(e);
+#endif
+  return "no usable GPU: " + hip_error_text(e);
 }
 
 // Empty on success, else "hipMalloc(&p, n): out of memory (hipErrorOutOfMemory)

@@ -57,7 +57,7 @@ HipDevice::HipDevice(int ordinal, const DeviceOptions& options)
     : ordinal_(ordinal), options_(options) {
   int count = 0;
   hipError_t e = hipGetDeviceCount(&count);
-  if (e != hipSuccess) throw std::runtime_error("no usable GPU: " + hip_error_text(e));
+  if (e != hipSuccess) throw std::runtime_error(no_gpu_reason(e));
   if (ordinal < 0 || ordinal >= count)
     throw std::runtime_error("no GPU number " + std::to_string(ordinal) + " (this machine has " +
                              std::to_string(count) + ")");
@@ -91,6 +91,10 @@ HipDevice::HipDevice(int ordinal, const DeviceOptions& options)
                   format_mhz(p.clockRate) + ", memory clock " + format_mhz(p.memoryClockRate) +
                   ", driver " + std::to_string(driver) + ", runtime " + std::to_string(runtime) +
                   ", " + rtc_version();
+  char bus_id[32] = {};
+  if (hipDeviceGetPCIBusId(bus_id, int(sizeof bus_id), ordinal) != hipSuccess) bus_id[0] = 0;
+  clocks_ = ClockReader::for_platform(bus_id);
+  info_.details += ", clocks: " + clocks_->describe();
   KTA_HIP_REQUIRE(hipStreamCreate(&stream_));
   KTA_HIP_REQUIRE(hipEventCreate(&start_));
   KTA_HIP_REQUIRE(hipEventCreate(&stop_));

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/device/device.h"
+#include "engine/device/hip/plugin/clock_reader.h"
 
 namespace kta::engine::hip {
 
@@ -76,6 +77,8 @@ class HipDevice : public Device {
   LaunchResult failed(std::string why) const;
   void flush_l2();
   void measure_peak_bandwidth();
+  // Records the clocks right after a timed sample, outside its events.
+  void record_clocks(TimedResult& t);
   Graph* graph_for(Module& m, const std::string& key, int repeat,
                    const std::vector<KernelArg>* kargs, const LaunchConfig* config,
                    const LauncherArgs* largs, std::string* error);
@@ -93,6 +96,7 @@ class HipDevice : public Device {
   size_t flush_bytes_ = 0;
   unsigned flush_round_ = 0;
   std::string lost_;  // set once a sticky GPU error poisoned the context
+  std::unique_ptr<ClockReader> clocks_;
 };
 
 }  // namespace kta::engine::hip

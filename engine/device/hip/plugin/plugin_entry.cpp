@@ -30,7 +30,6 @@ extern "C" __attribute__((visibility("default"))) int kta_hip_device_count(char*
   hipError_t e = hipGetDeviceCount(&count);
   if (e == hipSuccess) return count;
   if (error != nullptr && error_size > 0)
-    std::snprintf(error, error_size, "no usable GPU: %s (%s)", hipGetErrorString(e),
-                  hipGetErrorName(e));
+    std::snprintf(error, error_size, "%s", kta::engine::hip::no_gpu_reason(e).c_str());
   return -1;
 }

@@ -14,6 +14,7 @@
 #include <memory>
 #include <regex>
 #include <sstream>
+#include <string_view>
 
 #include "engine/device/hip/rtc/code_cache.h"
 #include "engine/device/hip/rtc/hiprtc_prelude.h"
@@ -81,15 +82,40 @@ std::string read_file(const fs::path& p, bool* ok) {
   return s.str();
 }
 
+// Where the first error located in the signature check that is not one of its assertions
+// starts: the entry could not be named there. npos when there is none.
+size_t first_naming_error(const std::string& log) {
+  const std::string check = kCheckFileName;
+  for (size_t at = 0; at < log.size();) {
+    size_t end = log.find('\n', at);
+    if (end == std::string::npos) end = log.size();
+    std::string_view line(log.data() + at, end - at);
+    if ((line.rfind(check + ":", 0) == 0 || line.rfind(check + "(", 0) == 0) &&
+        line.find("error") != std::string_view::npos &&
+        line.find("signature mismatch: ") == std::string_view::npos)
+      return at;
+    at = end + 1;
+  }
+  return std::string::npos;
+}
+
 // The reason a failed compile gets: a signature mismatch or a missing kernel is named.
 std::string failure_reason(const std::string& log, const std::string& entry,
                            const std::string& file) {
+  // NVRTC: static assertion failed with "<message>"; clang (hipRTC on AMD): static assertion
+  // failed due to requirement '<condition>': <message> (older clang: static_assert failed ...
+  // "<message>").
   static const std::regex assert_re(
-      R"re(static assertion failed with "(signature mismatch: [^"]*)")re");
+      R"re(static.assert(?:ion)? failed[^\n]*?"?(signature mismatch: [^"\n]*))re");
   std::smatch m;
   const std::string missing = "no kernel named '" + entry + "' in " + file +
                               " (or it is overloaded, or a template without arguments)";
-  if (std::regex_search(log, m, assert_re)) {
+  const bool asserted = std::regex_search(log, m, assert_re);
+  // Clang corrects a misspelt entry to a kernel that exists ("did you mean 'saxpy'?") and checks
+  // that one's signature: the naming error that comes first is the diagnosis.
+  const size_t naming = first_naming_error(log);
+  if (naming != std::string::npos && (!asserted || naming < size_t(m.position(0)))) return missing;
+  if (asserted) {
     std::string why = m[1];
     return why.find("is not a kernel function") != std::string::npos ? missing : why;
   }
@@ -153,11 +179,14 @@ namespace {
 std::vector<std::string> compile_options(const RtcRequest& req, const Target& target) {
   std::vector<std::string> options = target.options;
   options.push_back("-std=c++17");
-  options.push_back("-lineinfo");
   // Headers beside the kernel resolve as with any compiler (the cache key does not cover them).
-  options.push_back("--include-path=" + fs::absolute(req.source).parent_path().string());
+  const std::string source_dir = fs::absolute(req.source).parent_path().string();
 #if defined(__HIP_PLATFORM_NVIDIA__)
+  options.push_back("-lineinfo");
+  options.push_back("--include-path=" + source_dir);
   options.push_back("--include-path=" + cuda_include_dir());
+#else
+  options.push_back("-I" + source_dir);  // hipRTC on AMD is clang: clang's spellings
 #endif
   for (const std::string& d : req.options.defines) options.push_back("-D" + d);
   for (const std::string& f : req.options.extra_flags) options.push_back(f);

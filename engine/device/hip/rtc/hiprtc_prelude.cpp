@@ -66,6 +66,57 @@ __device__ __forceinline__ unsigned int lane_id() { return threadIdx.x & 31u; }
 #define __syncwarp_all() __syncwarp()
 )KTA";
 
+constexpr const char* kAssert = R"KTA(#pragma once
+#define assert(e) ((e) ? (void)0 : __trap())
+)KTA";
+#else
+// hipRTC on AMD pre-includes HIP's device headers as a precompiled header, but (HIP 5.2) without
+// their macros: the index macros and HIP_DYNAMIC_SHARED are missing, so are the platform macros.
+// Everything else (threadIdx, __half, __shfl_xor, __ballot, math functions) is there.
+constexpr const char* kPrelude = R"KTA(// kta prelude: HIP's macros for hipRTC on AMD
+#ifndef __HIP_PLATFORM_AMD__
+#define __HIP_PLATFORM_AMD__ 1
+#endif
+#ifndef __HIP_PLATFORM_HCC__
+#define __HIP_PLATFORM_HCC__ 1
+#endif
+#ifndef __HIPCC__
+#define __HIPCC__ 1
+#endif
+#ifndef hipThreadIdx_x
+#define hipThreadIdx_x threadIdx.x
+#define hipThreadIdx_y threadIdx.y
+#define hipThreadIdx_z threadIdx.z
+#define hipBlockIdx_x blockIdx.x
+#define hipBlockIdx_y blockIdx.y
+#define hipBlockIdx_z blockIdx.z
+#define hipBlockDim_x blockDim.x
+#define hipBlockDim_y blockDim.y
+#define hipBlockDim_z blockDim.z
+#define hipGridDim_x gridDim.x
+#define hipGridDim_y gridDim.y
+#define hipGridDim_z gridDim.z
+#endif
+#ifndef HIP_DYNAMIC_SHARED
+#define HIP_DYNAMIC_SHARED(type, var) extern __shared__ type var[];
+#define HIP_DYNAMIC_SHARED_ATTRIBUTE
+#endif
+#ifndef HIP_KERNEL_NAME
+#define HIP_KERNEL_NAME(...) __VA_ARGS__
+#endif
+#ifndef HIP_SYMBOL
+#define HIP_SYMBOL(x) x
+#endif
+)KTA";
+
+constexpr const char* kAssert = R"KTA(#pragma once
+#define assert(e) ((e) ? (void)0 : __builtin_trap())
+)KTA";
+#endif
+
+// hipRTC has no C library headers on either platform (on AMD the HIP runtime header defines only
+// the 32- and 64-bit integer types, as these do).
+
 constexpr const char* kStdint = R"KTA(#pragma once
 typedef signed char int8_t;
 typedef short int16_t;
@@ -144,11 +195,6 @@ constexpr const char* kLimits = R"KTA(#pragma once
 #define ULLONG_MAX 18446744073709551615ull
 )KTA";
 
-constexpr const char* kAssert = R"KTA(#pragma once
-#define assert(e) ((e) ? (void)0 : __trap())
-)KTA";
-#endif
-
 }  // namespace
 
 std::string rtc_prelude(const std::string& source) {
@@ -161,24 +207,32 @@ std::string rtc_prelude(const std::string& source) {
   return text + kPrelude;
 #else
   (void)source;
-  return {};
+  return kPrelude;
 #endif
 }
 
 const std::vector<std::pair<std::string, std::string>>& rtc_virtual_headers() {
 #if defined(__HIP_PLATFORM_NVIDIA__)
-  // The prelude already declares everything the HIP headers would: they are empty here.
+  constexpr const char* kCooperativeGroups = "#include <cooperative_groups.h>\n";
+#else
+  constexpr const char* kCooperativeGroups = "#pragma once\n";  // HIP 5.2's hipRTC has none
+#endif
+  // Not empty: HIP 5.2's hipRTC refuses a program with an empty header.
+  constexpr const char* kProvided = "#pragma once\n";
+  // The prelude (NVIDIA) or hipRTC's precompiled runtime (AMD) already declares everything the
+  // HIP headers would: they are (nearly) empty here. On AMD the real ones must not be found: they
+  // would redefine what the precompiled header holds (Debian's are on the default include path).
   static const std::vector<std::pair<std::string, std::string>> headers = {
-      {"hip/hip_runtime.h", ""},
-      {"hip/hip_runtime_api.h", ""},
-      {"hip_runtime.h", ""},
-      {"hip/hip_fp16.h", ""},
-      {"hip/hip_bf16.h", ""},
-      {"hip/hip_bfloat16.h", ""},
-      {"hip/hip_vector_types.h", ""},
-      {"hip/math_functions.h", ""},
-      {"hip/device_functions.h", ""},
-      {"hip/hip_cooperative_groups.h", "#include <cooperative_groups.h>\n"},
+      {"hip/hip_runtime.h", kProvided},
+      {"hip/hip_runtime_api.h", kProvided},
+      {"hip_runtime.h", kProvided},
+      {"hip/hip_fp16.h", kProvided},
+      {"hip/hip_bf16.h", kProvided},
+      {"hip/hip_bfloat16.h", kProvided},
+      {"hip/hip_vector_types.h", kProvided},
+      {"hip/math_functions.h", kProvided},
+      {"hip/device_functions.h", kProvided},
+      {"hip/hip_cooperative_groups.h", kCooperativeGroups},
       {"stdint.h", kStdint},
       {"cstdint", kStdint},
       {"inttypes.h", kStdint},
@@ -188,16 +242,13 @@ const std::vector<std::pair<std::string, std::string>>& rtc_virtual_headers() {
       {"cfloat", kFloat},
       {"limits.h", kLimits},
       {"climits", kLimits},
-      {"stddef.h", ""},
-      {"cstddef", ""},
-      {"stdio.h", ""},
-      {"cstdio", ""},
+      {"stddef.h", kProvided},
+      {"cstddef", kProvided},
+      {"stdio.h", kProvided},
+      {"cstdio", kProvided},
       {"assert.h", kAssert},
       {"cassert", kAssert},
   };
-#else
-  static const std::vector<std::pair<std::string, std::string>> headers;
-#endif
   return headers;
 }
 

@@ -1,7 +1,8 @@
 // What a HIP kernel source needs around it to compile with hipRTC. On NVIDIA hipRTC is NVRTC,
-// which cannot include HIP's headers: a prelude maps HIP's device names onto CUDA's, and the
-// headers a kernel includes (hip/hip_runtime.h, stdint.h, math.h, ...) are small virtual headers.
-// On AMD hipRTC knows HIP itself; the prelude is empty there.
+// which cannot include HIP's headers: a prelude maps HIP's device names onto CUDA's. On AMD hipRTC
+// knows HIP's device functions but (HIP 5.2) not its macros: a short prelude defines those. On
+// both, the headers a kernel includes (hip/hip_runtime.h, stdint.h, math.h, ...) are small
+// virtual headers.
 #pragma once
 
 #include <string>
@@ -11,7 +12,7 @@
 namespace kta::engine::hip {
 
 // Bumped whenever the prelude or the virtual headers change: part of every cache key.
-inline constexpr int kPreludeVersion = 2;
+inline constexpr int kPreludeVersion = 3;
 
 // Text placed before the kernel `source` (which follows after a #line directive). The half and
 // bfloat16 headers cost NVRTC tens of milliseconds to parse: they are included only when the

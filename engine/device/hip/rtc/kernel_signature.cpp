@@ -130,7 +130,7 @@ KTA_SIG_CODE(unsigned long long, 9) KTA_SIG_CODE(float, 10) KTA_SIG_CODE(double,
 KTA_SIG_CODE(void, 14)
 KTA_SIG_CODE(float2, 15) KTA_SIG_CODE(float4, 16) KTA_SIG_CODE(double2, 17) KTA_SIG_CODE(int2, 18)
 KTA_SIG_CODE(int4, 19) KTA_SIG_CODE(uchar4, 20) KTA_SIG_CODE(char4, 21)
-#if defined(__CUDA_FP16_H__) || defined(HIP_INCLUDE_HIP_HIP_FP16_H)
+#if defined(__CUDA_FP16_H__) || defined(HIP_INCLUDE_HIP_HIP_FP16_H) || defined(__HIP_PLATFORM_AMD__)
 KTA_SIG_CODE(__half, 12) KTA_SIG_CODE(__half2, 22)
 #endif
 #if defined(__CUDA_BF16_H__) || defined(HIP_INCLUDE_HIP_HIP_BF16_H)
