@@ -12,7 +12,10 @@ def main():
     rows = db.execute("SELECT task, agent, repeat, step, outcome, wall_seconds, payload FROM step "
                       "ORDER BY seq").fetchall()
     for task, agent, repeat, step, outcome, wall, payload in rows:
-        profile = json.loads(payload or "{}").get("profile", {})
+        doc = json.loads(payload or "{}")
+        profile = doc.get("profile", {})
+        if "device" in doc:
+            print(f"  device: {doc['device'].get('name')} ({doc['device'].get('details')})")
         phases = ", ".join(f"{k} {v * 1e3:.1f}" for k, v in
                            sorted(profile.items(), key=lambda kv: -kv[1]))
         accounted = sum(profile.values())

@@ -219,6 +219,7 @@ int run_eval(const EvalArgs& a) {
       },
       static_cast<int>(plan.jobs.size()));
   eo.make_device = pool.factory();
+  if (!plan.jobs.empty()) pool.prestart();
   auto outcomes = engine::execute(plan, *store, eo);
   if (engine::RunnerStats rs = runners.stats(); rs.starts > 0) {
     std::cerr << fmt::format("python runner: {} start{} ({:.2f} s start-up), {} requests\n", rs.starts,

@@ -192,12 +192,6 @@ void DeviceSet::poison_outputs(uint64_t launch_index) {
   }
 }
 
-void DeviceSet::poison_outputs_for_timing() {
-  for (size_t i = 0; i < task_.tensors.size(); ++i) {
-    if (task_.tensors[i].role == model::TensorRole::output) device_.fill(buffers_[i], 0xFF);
-  }
-}
-
 HostSet DeviceSet::download(bool outputs) {
   HostSet set(task_.tensors.size());
   for (size_t i = 0; i < task_.tensors.size(); ++i) {

@@ -49,10 +49,6 @@ class DeviceSet {
   void upload_inputs(const HostSet& host);
   // Output poison before a launch; alternates patterns by `launch_index`.
   void poison_outputs(uint64_t launch_index);
-  // Output poison before a timed sample: all-ones bytes (NaN for floats), set on the device
-  // itself, the same cheap step before every sample of either role, so what precedes the timed
-  // region never differs between baseline and candidate or between samples.
-  void poison_outputs_for_timing();
   // Outputs and inouts (others left empty) / inputs (others left empty).
   HostSet download_outputs();
   HostSet download_inputs();

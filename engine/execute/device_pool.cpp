@@ -18,12 +18,17 @@ struct DevicePool::State {
   std::mutex mu;
   std::vector<std::unique_ptr<Device>> idle_trusted;
   std::future<std::unique_ptr<Device>> spare;  // the next candidate device, starting
+  std::future<std::unique_ptr<Device>> first_trusted;  // prestart(): the first trusted device
   std::map<std::string, int> opened;
   bool closing = false;
 
   // Devices are started ahead of time on one thread that lives as long as the pool: a worker
   // dies with the thread that started it (PR_SET_PDEATHSIG), so a short-lived thread won't do.
   std::thread starter;
+  // prestart()'s trusted device starts on a thread of its own (in parallel with the candidate's)
+  // that then waits for the pool to close, for the same reason.
+  std::thread trusted_starter;
+  std::condition_variable closed;
   std::condition_variable wake;
   std::deque<std::packaged_task<std::unique_ptr<Device>()>> queue;
 
@@ -142,22 +147,42 @@ DevicePool::DevicePool(DeviceFactory make, int candidates_expected)
 }
 
 DevicePool::~DevicePool() {
-  std::future<std::unique_ptr<Device>> spare;
+  std::future<std::unique_ptr<Device>> spare, first;
   {
     std::lock_guard lock(state_->mu);
     state_->closing = true;
     state_->idle_trusted.clear();
     state_->queue.clear();  // not started yet: never will be
     spare = std::move(state_->spare);
-    state_->wake.notify_one();
+    first = std::move(state_->first_trusted);
+    state_->wake.notify_all();
+    state_->closed.notify_all();
   }
-  if (state_->starter.joinable()) state_->starter.join();
-  if (spare.valid()) {
+  // Devices that were starting or never claimed: closed here, before their threads end.
+  for (auto* f : {&spare, &first}) {
+    if (!f->valid()) continue;
     try {
-      spare.get();  // a device that was starting: closed here
+      f->get();
     } catch (...) {
     }
   }
+  if (state_->starter.joinable()) state_->starter.join();
+  if (state_->trusted_starter.joinable()) state_->trusted_starter.join();
+}
+
+void DevicePool::prestart() {
+  std::shared_ptr<State> s = state_;
+  std::lock_guard lock(s->mu);
+  if (s->closing || s->first_trusted.valid() || s->trusted_starter.joinable()) return;
+  auto task = std::make_shared<std::packaged_task<std::unique_ptr<Device>()>>(
+      [raw = s.get()] { return raw->open(kTrusted); });
+  s->first_trusted = task->get_future();
+  s->trusted_starter = std::thread([raw = s.get(), task] {
+    (*task)();
+    std::unique_lock wait(raw->mu);
+    raw->closed.wait(wait, [raw] { return raw->closing; });
+  });
+  s->start_spare();
 }
 
 DeviceFactory DevicePool::factory() {
@@ -165,14 +190,24 @@ DeviceFactory DevicePool::factory() {
   return [s](const std::string& role) -> std::unique_ptr<Device> {
     if (role == kTrusted) {
       std::unique_ptr<Device> d;
+      std::future<std::unique_ptr<Device>> first;
       {
         std::lock_guard lock(s->mu);
         if (!s->idle_trusted.empty()) {
           d = std::move(s->idle_trusted.back());
           s->idle_trusted.pop_back();
+        } else if (s->first_trusted.valid()) {
+          first = std::move(s->first_trusted);
         }
         // The job's candidate device starts while its trusted one compiles.
         s->start_spare();
+      }
+      if (!d && first.valid()) {
+        // A prestart that failed is tried once more, now; that failure is the job's.
+        try {
+          d = first.get();
+        } catch (const std::exception&) {
+        }
       }
       if (!d) d = s->open(role);
       return std::make_unique<PooledDevice>(s, std::move(d));

@@ -1,9 +1,10 @@
 // Step: performance on the visible (or held-out) shapes. Per point: baseline and candidate
-// interleaved under the cold protocol (the device flushes caches and times), inputs rotating
-// between two sets so memoizing by pointer or content gains nothing, the outputs of both poisoned
-// alike before every timed sample, and the outputs of the LAST timed launch re-checked against the
-// reference (correct-then-corrupt). Per-shape speedup = median ratio; task speedup = geometric
-// mean with a bootstrap interval.
+// interleaved under the cold protocol (the device flushes caches and times) or the batch one,
+// inputs rotating between two sets so memoizing by pointer or content gains nothing, candidate
+// outputs poisoned before every cold sample (batch: before a verification batch after the last
+// sample), and the outputs of the LAST timed launch re-checked against the reference
+// (correct-then-corrupt). Per-shape speedup = median ratio; task speedup = geometric mean with a
+// bootstrap interval.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -131,21 +132,14 @@ PointTiming JobRunner::time_point(const Impl& base, const Impl& cand, const mode
   int repeat_a = 1, repeat_b = 1;
   if (batch) {
     auto span = profile_.span("batch sizing");
-    repeat_a = batch_repeat([&](int n) {
-      bs[0]->poison_outputs_for_timing();
-      return to_sample(bs[0]->timed(base, false, n));
-    });
-    repeat_b = batch_repeat([&](int n) {
-      cs[0]->poison_outputs_for_timing();
-      return to_sample(cs[0]->timed(cand, false, n));
-    });
+    repeat_a = batch_repeat([&](int n) { return to_sample(bs[0]->timed(base, false, n)); });
+    repeat_b = batch_repeat([&](int n) { return to_sample(cs[0]->timed(cand, false, n)); });
   }
   int na = 0, nb = 0, last = 0;
   RoleClocks clocks_a, clocks_b;
   auto sample_a = [&] {
     int k = na++ % kInputSets;
     if (has_inout) bs[k]->upload_inputs(*in[k]);
-    bs[k]->poison_outputs_for_timing();
     TimedResult t = bs[k]->timed(base, flush, repeat_a);
     clocks_a.add(t);
     return to_sample(t);
@@ -153,7 +147,12 @@ PointTiming JobRunner::time_point(const Impl& base, const Impl& cand, const mode
   auto sample_b = [&] {
     int k = nb++ % kInputSets;
     if (has_inout) cs[k]->upload_inputs(*in[k]);
-    cs[k]->poison_outputs_for_timing();
+    // Cold: poisoned before every sample, so a launch that skips work when its outputs already
+    // look computed is timed skipping and caught. Batch: nothing runs between samples but the
+    // timed work (a poison before each sample moved a 1 us kernel's median by 0.2% and doubled
+    // its run-to-run spread on the H200); a poisoned verification batch follows instead. Inside a
+    // batch a skip would hide either way: one poison per batch is all a kernel can see.
+    if (!batch) cs[k]->poison_outputs(launches_++);
     last = k;
     TimedResult t = cs[k]->timed(cand, flush, repeat_b);
     clocks_b.add(t);
@@ -171,6 +170,17 @@ PointTiming JobRunner::time_point(const Impl& base, const Impl& cand, const mode
     pt.reason = "timed launch failed at " + label + ": " +
                 (heldout ? mask_numbers(m.stop_reason) : m.stop_reason);
     return pt;
+  }
+  if (batch) {
+    // The verification batch: poisoned outputs, the same graph, its time not counted.
+    cs[last]->poison_outputs(launches_++);
+    TimedResult v = cs[last]->timed(cand, false, repeat_b);
+    if (!v.status.ok) {
+      pt.outcome = StepOutcome::fail;
+      pt.reason = "timed launch failed at " + label + ": candidate verification batch failed: " +
+                  (heldout ? mask_numbers(v.status.error) : v.status.error);
+      return pt;
+    }
   }
   // Correct-then-corrupt: the outputs of the last timed launch must still be right.
   CheckResult c;

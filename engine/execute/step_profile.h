@@ -32,6 +32,8 @@ class StepProfile {
   };
 
   [[nodiscard]] Span span(const char* phase) { return Span(*this, phase); }
+  // A duration measured elsewhere (e.g. by the device, inside a worker).
+  void add(const char* phase, double seconds) { seconds_[phase] += seconds; }
   void clear() { seconds_.clear(); }
   bool empty() const { return seconds_.empty(); }
   // {"phase": seconds, ...}, rounded to microseconds.

@@ -1,6 +1,8 @@
 // DevicePool: trusted devices are reused across jobs unless something went wrong on them;
 // candidate devices are never reused and are started one job ahead.
 #include <atomic>
+#include <chrono>
+#include <thread>
 #include <stdexcept>
 
 #include "engine/execute/device_pool.h"
@@ -42,6 +44,64 @@ TEST_F(DevicePoolTest, TrustedDeviceServesEveryJobAndCandidatesAreFreshPerJob) {
   EXPECT_EQ(pool.opened(engine::kTrusted), 1);
   EXPECT_EQ(pool.opened(engine::kCandidate), 3);  // one per job, none wasted after the last
   EXPECT_EQ(reg->devices_made, 4);
+}
+
+// prestart(): the first trusted and candidate devices start at once, on their own threads, and
+// the first job takes them instead of opening others; a failed prestart is retried by the job.
+TEST_F(DevicePoolTest, PrestartedDevicesServeTheFirstJob) {
+  auto reg = registry;
+  std::atomic<int> trusted_opens{0};
+  DevicePool pool(
+      [reg, &trusted_opens](const std::string& role) -> std::unique_ptr<engine::Device> {
+        if (role == engine::kTrusted && trusted_opens++ == 0) {
+          // Both start before any job asks: the candidate's start runs alongside this one.
+          std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+        return std::make_unique<FakeDevice>(reg);
+      },
+      2);
+  pool.prestart();
+  pool.prestart();  // a second call does nothing
+  factory = pool.factory();
+  auto out = run(replay_plan({{"a", "add"}, {"b", "add"}}));
+  ASSERT_EQ(out.size(), 2u);
+  for (const auto& o : out) EXPECT_TRUE(o.correct) << o.task << ": " << o.failure_reason;
+  EXPECT_EQ(pool.opened(engine::kTrusted), 1);
+  EXPECT_EQ(pool.opened(engine::kCandidate), 2);
+  EXPECT_EQ(reg->devices_made, 3);
+}
+
+TEST_F(DevicePoolTest, AFailedPrestartIsRetriedByTheJob) {
+  auto reg = registry;
+  std::atomic<int> trusted_opens{0};
+  DevicePool pool(
+      [reg, &trusted_opens](const std::string& role) -> std::unique_ptr<engine::Device> {
+        if (role == engine::kTrusted && trusted_opens++ == 0)
+          throw std::runtime_error("worker did not start");
+        return std::make_unique<FakeDevice>(reg);
+      },
+      1);
+  pool.prestart();
+  factory = pool.factory();
+  auto out = run(replay_plan({{"a", "add"}}));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_TRUE(out[0].correct) << out[0].failure_reason;
+  EXPECT_EQ(pool.opened(engine::kTrusted), 2);
+}
+
+// A pool closed right after prestart() waits for the trusted device that was starting and
+// closes it (a candidate start still queued is dropped), without hanging.
+TEST_F(DevicePoolTest, PrestartedDevicesNeverClaimedCloseWithThePool) {
+  auto reg = registry;
+  int trusted = 0;
+  {
+    DevicePool pool([reg](const std::string&) { return std::make_unique<FakeDevice>(reg); }, 1);
+    pool.prestart();
+    trusted = pool.opened(engine::kTrusted);
+  }
+  EXPECT_LE(trusted, 1);
+  EXPECT_GE(reg->devices_made, 1);  // the trusted start always runs on its own thread
+  EXPECT_LE(reg->devices_made, 2);
 }
 
 TEST_F(DevicePoolTest, ParallelJobsEachGetTheirOwnDevices) {

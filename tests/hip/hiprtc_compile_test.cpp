@@ -213,6 +213,31 @@ TEST_F(HipRtc, UnreadableSourceIsAnError) {
   EXPECT_NE(out.result.error.find("cannot read kernel source"), std::string::npos);
 }
 
+// Source given as text (the hip device's timing guard kernel is compiled this way): the file
+// name only labels diagnostics, and the text is part of the cache key.
+TEST_F(HipRtc, SourceGivenAsTextCompilesWithoutAFile) {
+  RtcRequest r;
+  r.source = "kta_guard.hip";
+  r.text = "#include <hip/hip_runtime.h>\n"
+           "__global__ void kta_guard(long long cycles) {\n"
+           "  long long start = clock64();\n"
+           "  while (clock64() - start < cycles) {\n  }\n}\n";
+  r.entry = "kta_guard";
+  r.signature = {scalar(ArgType::i64)};
+  r.arch = kArch;
+  r.cache_dir = cache_;
+  RtcOutput out = rtc_compile(r);
+  ASSERT_TRUE(out.result.ok) << out.result.error << "\n" << out.result.log;
+  EXPECT_EQ(elf_machine(out.code), kElfMachine);
+  EXPECT_TRUE(rtc_compile(r).result.cache_hit);
+  r.text += "// another text, another entry\n";
+  EXPECT_FALSE(rtc_compile(r).result.cache_hit);
+  r.text = "__global__ void kta_guard(long long c) { undeclared(); }\n";
+  RtcOutput bad = rtc_compile(r);
+  EXPECT_FALSE(bad.result.ok);
+  EXPECT_NE(bad.result.log.find("kta_guard.hip"), std::string::npos) << bad.result.log;
+}
+
 TEST_F(HipRtc, SecondCompileIsACacheHitWithTheSameCode) {
   std::vector<KernelArg> sig = {scalar(ArgType::f32), ptr("float"), ptr("float"),
                                 scalar(ArgType::i64)};

@@ -55,6 +55,13 @@ std::string format_mhz(int khz) { return std::to_string(khz / 1000) + " MHz"; }
 
 HipDevice::HipDevice(int ordinal, const DeviceOptions& options)
     : ordinal_(ordinal), options_(options) {
+  // Where opening goes (context, clock reader, copy peak): reported in `details`, since opening
+  // a device is the larger part of a short task's evaluation.
+  using SteadyClock = std::chrono::steady_clock;
+  auto seconds_since = [](SteadyClock::time_point t) {
+    return std::chrono::duration<double>(SteadyClock::now() - t).count();
+  };
+  auto t_open = SteadyClock::now();
   int count = 0;
   hipError_t e = hipGetDeviceCount(&count);
   if (e != hipSuccess) throw std::runtime_error(no_gpu_reason(e));
@@ -63,6 +70,7 @@ HipDevice::HipDevice(int ordinal, const DeviceOptions& options)
                              std::to_string(count) + ")");
   KTA_HIP_REQUIRE(hipSetDevice(ordinal));
   KTA_HIP_REQUIRE(hipFree(nullptr));  // creates the context now, not inside the first measurement
+  double context_s = seconds_since(t_open);
   hipDeviceProp_t p;
   KTA_HIP_REQUIRE(hipGetDeviceProperties(&p, ordinal));
 #if defined(__HIP_PLATFORM_NVIDIA__)
@@ -82,6 +90,7 @@ HipDevice::HipDevice(int ordinal, const DeviceOptions& options)
   info_.warp_size = p.warpSize;
   info_.l2_bytes = size_t(p.l2CacheSize);
   info_.max_threads_per_block = p.maxThreadsPerBlock;
+  clock_hz_ = double(p.clockRate) * 1e3;
   int driver = 0, runtime = 0;
   (void)hipDriverGetVersion(&driver);
   (void)hipRuntimeGetVersion(&runtime);
@@ -93,12 +102,21 @@ HipDevice::HipDevice(int ordinal, const DeviceOptions& options)
                   ", " + rtc_version();
   char bus_id[32] = {};
   if (hipDeviceGetPCIBusId(bus_id, int(sizeof bus_id), ordinal) != hipSuccess) bus_id[0] = 0;
+  auto t_clocks = SteadyClock::now();
   clocks_ = ClockReader::for_platform(bus_id);
   info_.details += ", clocks: " + clocks_->describe();
+  double clocks_s = seconds_since(t_clocks);
   KTA_HIP_REQUIRE(hipStreamCreate(&stream_));
   KTA_HIP_REQUIRE(hipEventCreate(&start_));
   KTA_HIP_REQUIRE(hipEventCreate(&stop_));
+  auto t_peak = SteadyClock::now();
   measure_peak_bandwidth();
+  double peak_s = seconds_since(t_peak);
+  char opened[160];
+  std::snprintf(opened, sizeof opened,
+                "; opened in %.3f s (context %.3f s, clock reader %.3f s, copy peak %.3f s)",
+                seconds_since(t_open), context_s, clocks_s, peak_s);
+  info_.details += opened;
 }
 
 HipDevice::~HipDevice() {

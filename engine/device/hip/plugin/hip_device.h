@@ -76,6 +76,11 @@ class HipDevice : public Device {
   LaunchResult device_error(hipError_t e, const std::string& what);
   LaunchResult failed(std::string why) const;
   void flush_l2();
+  // Queues a kernel that keeps the GPU busy while the host queues a sample's start event and
+  // timed work, so the events do not time an idle GPU waiting for the host (a graph launch takes
+  // microseconds to reach the GPU). Sized from the host's recent enqueue times.
+  void enqueue_guard(hipStream_t stream);
+  void note_enqueue(double host_seconds);
   void measure_peak_bandwidth();
   // Records the clocks right after a timed sample, outside its events.
   void record_clocks(TimedResult& t);
@@ -95,6 +100,10 @@ class HipDevice : public Device {
   void* flush_ = nullptr;
   size_t flush_bytes_ = 0;
   unsigned flush_round_ = 0;
+  std::unique_ptr<Module> guard_;  // compiled on first use; stays null if that failed
+  bool guard_tried_ = false;
+  double clock_hz_ = 0;                      // max SM clock, for the guard's cycle count
+  std::vector<double> enqueue_seconds_;      // the host's recent enqueue times, newest last
   std::string lost_;  // set once a sticky GPU error poisoned the context
   std::unique_ptr<ClockReader> clocks_;
 };

@@ -242,8 +242,8 @@ RtcOutput rtc_compile(const RtcRequest& req) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return out;
   };
-  bool readable = false;
-  std::string text = read_file(req.source, &readable);
+  bool readable = !req.text.empty();
+  std::string text = readable ? req.text : read_file(req.source, &readable);
   std::string file = req.source.filename().string();
   if (!readable) {
     out.result.error = "cannot read kernel source '" + req.source.string() + "'";

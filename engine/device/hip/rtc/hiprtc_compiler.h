@@ -12,13 +12,14 @@
 namespace kta::engine::hip {
 
 struct RtcRequest {
-  std::filesystem::path source;
+  std::filesystem::path source;  // the kernel's file (its name labels diagnostics)
   std::string entry;                 // kernel name, may be a template-id ("scale<float>")
   std::vector<KernelArg> signature;  // declared parameter types; checked in the compiler
   CompileOptions options;
   std::string arch;                 // "sm_90" (NVIDIA) or "gfx90a" (AMD)
   std::filesystem::path cache_dir;  // kta's cache root (empty: the default); see code_cache.h
   bool use_cache = true;
+  std::string text;  // the source itself, when not read from `source`
 };
 
 struct RtcOutput {
