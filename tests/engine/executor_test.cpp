@@ -129,6 +129,39 @@ TEST_F(ExecutorTest, CorrectThenCorruptIsCaughtByTheTimedRecheck) {
   EXPECT_FALSE(out[0].correct);
 }
 
+// Batch timing runs nothing between samples; a verification batch on poisoned outputs follows
+// the last one, and its outputs are re-checked: a kernel that goes wrong after the correctness
+// gate is caught there, and the verification batch's time counts nowhere.
+TEST_F(ExecutorTest, BatchTimingRechecksAPoisonedVerificationBatch) {
+  // Right through the correctness gate and on every batch sample; wrong only when it finds its
+  // outputs poisoned after that, which only the verification batch shows it.
+  registry->kernels["garbage_after"] = {[](const FakeLaunch& l) {
+                                           bool poisoned = std::isnan(l.ptr<float>(2)[0]);
+                                           if (l.call_index < 4 || !poisoned) return add_kernel(l);
+                                           int64_t n = l.scalar(3);
+                                           for (int64_t i = 0; i < n; ++i) l.ptr<float>(2)[i] = 7.0f;
+                                           return std::string();
+                                         },
+                                         1e-3};
+  auto source = replay_plan({{"t", "garbage_after"}, {"u", "add"}});
+  for (auto& t : source.tasks) t.timing.mode = model::Timing::Mode::batch;
+  auto out = run(source);
+  ASSERT_EQ(out.size(), 2u);
+  auto* perf = step_of("t", "performance");
+  ASSERT_NE(perf, nullptr);
+  EXPECT_EQ(perf->outcome, StepOutcome::fail);
+  EXPECT_NE(perf->reason.find("last timed launch"), std::string::npos) << perf->reason;
+  EXPECT_FALSE(out[0].correct);
+  // A correct kernel passes, and every counted sample is a batch sample (none is the
+  // verification batch: the fake times each call alike, so only the count can tell).
+  EXPECT_TRUE(out[1].correct) << out[1].failure_reason;
+  EXPECT_EQ(step_of("u", "performance")->outcome, StepOutcome::ok);
+  for (const auto& shape : out[1].shapes) {
+    if (!shape.candidate) continue;
+    EXPECT_EQ(shape.candidate->n, shape.baseline->n);
+  }
+}
+
 TEST_F(ExecutorTest, CrashAndHangFailWithANamedReasonAndTheRunGoesOn) {
   auto out = run(replay_plan({{"a", "crash"}, {"b", "hang"}, {"c", "add_fast"}}));
   ASSERT_EQ(out.size(), 3u);
