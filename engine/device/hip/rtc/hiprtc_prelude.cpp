@@ -3,6 +3,24 @@
 namespace kta::engine::hip {
 namespace {
 
+// HIP's thread-index macros, which neither NVRTC nor HIP 5.2's hipRTC defines: part of both
+// platforms' preludes.
+constexpr const char* kIndexMacros = R"KTA(#ifndef hipThreadIdx_x
+#define hipThreadIdx_x threadIdx.x
+#define hipThreadIdx_y threadIdx.y
+#define hipThreadIdx_z threadIdx.z
+#define hipBlockIdx_x blockIdx.x
+#define hipBlockIdx_y blockIdx.y
+#define hipBlockIdx_z blockIdx.z
+#define hipBlockDim_x blockDim.x
+#define hipBlockDim_y blockDim.y
+#define hipBlockDim_z blockDim.z
+#define hipGridDim_x gridDim.x
+#define hipGridDim_y gridDim.y
+#define hipGridDim_z gridDim.z
+#endif
+)KTA";
+
 #if defined(__HIP_PLATFORM_NVIDIA__)
 // HIP's non-_sync warp functions are not valid on sm_70 and later (ptxas rejects 'vote' without
 // '.sync'): they map to the _sync forms over the full warp, as HIP's own nvidia headers intend.
@@ -21,18 +39,6 @@ constexpr const char* kPrelude = R"KTA(// kta prelude: HIP device names for NVRT
 #define __HIPCC__ 1
 #define __HIPCC_RTC__ 1
 #define __HIP_DEVICE_COMPILE__ 1
-#define hipThreadIdx_x threadIdx.x
-#define hipThreadIdx_y threadIdx.y
-#define hipThreadIdx_z threadIdx.z
-#define hipBlockIdx_x blockIdx.x
-#define hipBlockIdx_y blockIdx.y
-#define hipBlockIdx_z blockIdx.z
-#define hipBlockDim_x blockDim.x
-#define hipBlockDim_y blockDim.y
-#define hipBlockDim_z blockDim.z
-#define hipGridDim_x gridDim.x
-#define hipGridDim_y gridDim.y
-#define hipGridDim_z gridDim.z
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 #define HIP_SYMBOL(x) x
 #define HIP_DYNAMIC_SHARED(type, var) extern __shared__ type var[];
@@ -82,20 +88,6 @@ constexpr const char* kPrelude = R"KTA(// kta prelude: HIP's macros for hipRTC o
 #endif
 #ifndef __HIPCC__
 #define __HIPCC__ 1
-#endif
-#ifndef hipThreadIdx_x
-#define hipThreadIdx_x threadIdx.x
-#define hipThreadIdx_y threadIdx.y
-#define hipThreadIdx_z threadIdx.z
-#define hipBlockIdx_x blockIdx.x
-#define hipBlockIdx_y blockIdx.y
-#define hipBlockIdx_z blockIdx.z
-#define hipBlockDim_x blockDim.x
-#define hipBlockDim_y blockDim.y
-#define hipBlockDim_z blockDim.z
-#define hipGridDim_x gridDim.x
-#define hipGridDim_y gridDim.y
-#define hipGridDim_z gridDim.z
 #endif
 #ifndef HIP_DYNAMIC_SHARED
 #define HIP_DYNAMIC_SHARED(type, var) extern __shared__ type var[];
@@ -204,10 +196,10 @@ std::string rtc_prelude(const std::string& source) {
     text += kHalf;
   if (source.find("bfloat16") != std::string::npos || source.find("bf16") != std::string::npos)
     text += kBfloat16;
-  return text + kPrelude;
+  return text + kPrelude + kIndexMacros;
 #else
   (void)source;
-  return kPrelude;
+  return std::string(kPrelude) + kIndexMacros;
 #endif
 }
 
