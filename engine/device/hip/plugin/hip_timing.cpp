@@ -38,10 +38,7 @@ std::string call_key(const LauncherArgs& args, int repeat) {
   return k;
 }
 
-}  // namespace
-
-namespace {
-
+// The guard kernel (HipDevice::enqueue_guard): spins for a number of SM clock cycles.
 constexpr char kGuardSource[] = R"(#include <hip/hip_runtime.h>
 __global__ void kta_guard(long long cycles) {
   long long start = clock64();
