@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
+
+#include "engine/inputs/slices.h"
 
 namespace kta::engine {
 
@@ -91,23 +92,11 @@ CompareResult compare(const HostTensor& got, const HostTensor& want, const model
   r.elements = n;
   // Large tensors are scanned in slices on all cores (a mebi-element output took ~4 ms on one
   // thread, a tenth of a GPU evaluation); slices merge in index order, so the result is the same.
-  size_t threads = 1;
-  if (n >= kParallelElements) {
-    threads = std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()),
-                               n / (kParallelElements / 2));
-  }
-  std::vector<Scan> parts(threads);
-  size_t slice = (n + threads - 1) / threads;
-  if (threads == 1) {
-    parts[0] = scan(got, want, tol, 0, n);
-  } else {
-    std::vector<std::thread> pool;
-    for (size_t t = 0; t < threads; ++t) {
-      size_t begin = std::min(n, t * slice), end = std::min(n, begin + slice);
-      pool.emplace_back([&, t, begin, end] { parts[t] = scan(got, want, tol, begin, end); });
-    }
-    for (auto& th : pool) th.join();
-  }
+  size_t count = n >= kParallelElements ? slice_count(n, kParallelElements / 2) : 1;
+  std::vector<Scan> parts(count);
+  for_slices(n, count, [&](size_t i, size_t begin, size_t end) {
+    parts[i] = scan(got, want, tol, begin, end);
+  });
   // NaN where the reference has a number fails regardless of max_mismatch: poisoned (untouched)
   // elements read as NaN, and a mismatch allowance must not become a license to skip work.
   uint64_t nan_where_number = 0;

@@ -5,13 +5,13 @@
 #include <limits>
 #include <map>
 #include <stdexcept>
-#include <thread>
 
 #include <fmt/format.h>
 
 #include "engine/inputs/hash.h"
 #include "engine/inputs/philox.h"
 #include "engine/inputs/portable_math.h"
+#include "engine/inputs/slices.h"
 
 namespace kta::engine {
 
@@ -266,20 +266,9 @@ HostTensor generate_input(const model::Tensor& tensor, const std::vector<int64_t
   size_t n = out.numel();
   // ~64 Ki elements per thread: Box-Muller costs ~35 ns an element, so a 1 Mi-element tensor
   // (a typical visible shape) took ~35 ms on one thread, which dominated a GPU evaluation.
-  constexpr size_t kPerThread = size_t{1} << 16;
-  size_t threads = std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()),
-                                    (n + kPerThread - 1) / kPerThread);
-  if (threads <= 1) {
-    generate_slice(out, dist, key, 0, n);
-    return out;
-  }
-  std::vector<std::thread> pool;
-  size_t chunk = (n + threads - 1) / threads;
-  for (size_t t = 0; t < threads; ++t) {
-    size_t b = t * chunk, e = std::min(n, b + chunk);
-    pool.emplace_back([&out, &dist, key, b, e] { generate_slice(out, dist, key, b, e); });
-  }
-  for (auto& th : pool) th.join();
+  for_slices(n, slice_count(n, size_t{1} << 16), [&](size_t, size_t begin, size_t end) {
+    generate_slice(out, dist, key, begin, end);
+  });
   return out;
 }
 

@@ -61,6 +61,11 @@ def clip(text):
     return text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + "\n... (truncated)"
 
 
+def has_inout(q):
+    """Whether a request's tensors include an inout (updated in place by every call)."""
+    return any(t["role"] == "inout" for t in q["tensors"])
+
+
 def exception_failure(prefix):
     etype, value, _ = sys.exc_info()
     line = traceback.format_exception_only(etype, value)[-1].strip()
@@ -279,16 +284,14 @@ class Runner:
             copy_outputs(result, outs)
         return run, finish
 
-    def call(self, q):
-        tensors = self.tensors(q)
-        self.stage(q.get("stage_in", []), True)
-        out = io.StringIO()
+    @staticmethod
+    @contextlib.contextmanager
+    def module_code(out):
+        """Runs the module's code with its stdout captured in `out`; a failure carries that
+        output, and any other exception becomes a Failure with its traceback."""
         try:
             with contextlib.redirect_stdout(out):
-                run, finish = self.callable_for(q, tensors)
-                finish(run())
-                if self.gpu:
-                    self.torch.cuda.synchronize()
+                yield
         except Failure as f:
             f.output = out.getvalue()
             raise
@@ -296,6 +299,16 @@ class Runner:
             f = exception_failure("python exception")
             f.output = out.getvalue()
             raise f
+
+    def call(self, q):
+        tensors = self.tensors(q)
+        self.stage(q.get("stage_in", []), True)
+        out = io.StringIO()
+        with self.module_code(out):
+            run, finish = self.callable_for(q, tensors)
+            finish(run())
+            if self.gpu:
+                self.torch.cuda.synchronize()
         return {"output": clip(out.getvalue())}
 
     def timed(self, q):
@@ -303,29 +316,20 @@ class Runner:
         self.stage(q.get("stage_in", []), True)
         repeat = max(1, int(q.get("repeat", 1)))
         out = io.StringIO()
-        try:
-            with contextlib.redirect_stdout(out):
-                run, finish = self.callable_for(q, tensors)
-                self.warm(q, run)
-                if self.gpu:
-                    graph = self.graph_for(q, run, repeat) if repeat > 1 else None
-                    # A retaken sample runs the call again: not with an inout, which would be
-                    # updated twice before the engine re-checks it.
-                    inout = any(t["role"] == "inout" for t in q["tensors"])
-                    seconds, result = self.time_gpu(run, bool(q.get("flush")), repeat, graph,
-                                                    retry=not inout)
-                else:
-                    seconds, result = self.time_cpu(run, bool(q.get("flush")), repeat)
-                finish(result)  # the copy into the task's buffer is not the module's work
-                if self.gpu:
-                    self.torch.cuda.synchronize()
-        except Failure as f:
-            f.output = out.getvalue()
-            raise
-        except BaseException:
-            f = exception_failure("python exception")
-            f.output = out.getvalue()
-            raise f
+        with self.module_code(out):
+            run, finish = self.callable_for(q, tensors)
+            self.warm(q, run)
+            if self.gpu:
+                graph = self.graph_for(q, run, repeat) if repeat > 1 else None
+                # A retaken sample runs the call again: not with an inout, which would be
+                # updated twice before the engine re-checks it.
+                seconds, result = self.time_gpu(run, bool(q.get("flush")), repeat, graph,
+                                                retry=not has_inout(q))
+            else:
+                seconds, result = self.time_cpu(run, bool(q.get("flush")), repeat)
+            finish(result)  # the copy into the task's buffer is not the module's work
+            if self.gpu:
+                self.torch.cuda.synchronize()
         return {"seconds": seconds, "output": clip(out.getvalue())}
 
     def warm(self, q, run):
@@ -335,7 +339,7 @@ class Runner:
         first launched inside a timed sample was seen to make the later graph capture fail for
         the baseline only, and batch samples of the same kernel differed 3x."""
         key = self.buffers_key(q)
-        if key in self.warmed or any(t["role"] == "inout" for t in q["tensors"]):
+        if key in self.warmed or has_inout(q):
             return  # an inout would be updated twice before the sample the engine re-checks
         run()
         if self.gpu:
