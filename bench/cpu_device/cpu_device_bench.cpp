@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "engine/device/cpu/cpu_device.h"
-#include "engine/worker/remote_device.h"
+#include "engine/device/remote/remote_device.h"
 
 using namespace kta::engine;
 namespace fs = std::filesystem;
@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
       c3.seconds * 1e3, c4.seconds * 1e3);
   {
     // Cached: a fresh worker process loads the object from the disk cache (the engine's path).
-    worker::RemoteDevice remote(opts);
+    remote::RemoteDevice remote(opts);
     CompileRequest warm = cold;
     auto t0 = std::chrono::steady_clock::now();
     CompileResult c2 = remote.compile(warm);

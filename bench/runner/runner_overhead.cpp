@@ -15,8 +15,8 @@
 
 #include "engine/execute/bindings.h"
 #include "engine/plan/plan.h"
-#include "engine/runner/find_python.h"
-#include "engine/runner/python_device.h"
+#include "engine/device/python/find_python.h"
+#include "engine/device/python/python_device.h"
 #include "lang/load.h"
 
 using namespace kta;

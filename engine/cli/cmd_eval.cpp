@@ -16,7 +16,7 @@
 #include "engine/cli/commands.h"
 #include "engine/execute/device_pool.h"
 #include "engine/execute/executor.h"
-#include "engine/runner/python_device.h"
+#include "engine/device/python/python_device.h"
 #include "engine/execute/reference_cache.h"
 #include "engine/plan/compile.h"
 #include "engine/report/summary.h"

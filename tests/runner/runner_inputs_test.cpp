@@ -5,7 +5,7 @@
 
 #include "engine/device/device.h"
 #include "engine/execute/bindings.h"
-#include "engine/runner/python_device.h"
+#include "engine/device/python/python_device.h"
 #include "lang/load.h"
 
 namespace kta::engine {

@@ -9,8 +9,8 @@
 #include <cstring>
 #include <memory>
 
-#include "engine/runner/find_python.h"
-#include "engine/runner/python_device.h"
+#include "engine/device/python/find_python.h"
+#include "engine/device/python/python_device.h"
 
 namespace kta::engine {
 namespace {

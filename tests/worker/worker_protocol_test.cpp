@@ -3,14 +3,14 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "engine/worker/asan_report.h"
-#include "engine/worker/protocol.h"
+#include "engine/device/remote/asan_report.h"
+#include "engine/device/remote/protocol.h"
 #include "support/device_test_support.h"
 
 namespace kta::test {
 namespace {
 
-using namespace engine::worker;
+using namespace engine::remote;
 
 TEST(Protocol, RoundTripsRequestsWithDescriptors) {
   int sv[2];

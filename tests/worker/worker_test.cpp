@@ -3,7 +3,7 @@
 // working with a fresh worker.
 #include <unistd.h>
 
-#include "engine/worker/remote_device.h"
+#include "engine/device/remote/remote_device.h"
 #include "support/device_test_support.h"
 
 namespace kta::test {
@@ -17,7 +17,7 @@ class Isolation : public ::testing::Test {
     o.memory_limit = size_t(2) << 30;
     return o;
   }
-  engine::worker::RemoteDevice dev{options()};
+  engine::remote::RemoteDevice dev{options()};
 
   // vector_add still works (and sees the buffers' contents) after whatever happened.
   void expect_healthy() {
@@ -180,7 +180,7 @@ class Staged : public Isolation {
     o.device = "cpu-staged";
     return o;
   }
-  engine::worker::RemoteDevice staged{staged_options()};
+  engine::remote::RemoteDevice staged{staged_options()};
 };
 
 TEST_F(Staged, LaunchSeesUploadsAndDownloadSeesResults) {

@@ -4,10 +4,10 @@
 
 #include <string>
 
-namespace kta::engine::worker {
+namespace kta::engine::remote {
 
 // "out-of-bounds read at gelu.hip:12 (heap-buffer-overflow, 4 bytes)"; empty when `text`
 // holds no AddressSanitizer report.
 std::string summarize_asan_report(const std::string& text);
 
-}  // namespace kta::engine::worker
+}  // namespace kta::engine::remote

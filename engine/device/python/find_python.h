@@ -20,7 +20,7 @@ struct PythonChoice {
 // import. Cached per process and module list.
 PythonChoice find_python(const std::vector<std::string>& modules = {"torch"});
 
-// The runner script (engine/runner/kta_runner.py); empty when not found.
+// The runner script (engine/device/python/kta_runner.py); empty when not found.
 std::filesystem::path find_runner_script();
 
 }  // namespace kta::engine

@@ -15,7 +15,7 @@
 #include <string>
 
 #include "engine/device/device.h"
-#include "engine/runner/runner_process.h"
+#include "engine/device/python/runner_process.h"
 
 namespace kta::engine {
 

@@ -1,5 +1,5 @@
 // kta-worker: the process that runs candidate code for the engine. Started by RemoteDevice with
-// its end of a socket pair as descriptor 3; see engine/worker/protocol.h.
+// its end of a socket pair as descriptor 3; see engine/device/remote/protocol.h.
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "engine/worker/worker_server.h"
+#include "engine/device/remote/worker_server.h"
 
 int main(int argc, char** argv) {
   if (argc != 2 || std::strcmp(argv[1], "--serve") != 0) {
@@ -19,5 +19,5 @@ int main(int argc, char** argv) {
   // Die with the engine: a worker outliving it would keep running candidate code.
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() == 1) return 1;
-  return kta::engine::worker::serve(3);
+  return kta::engine::remote::serve(3);
 }

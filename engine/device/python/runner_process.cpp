@@ -1,4 +1,4 @@
-#include "engine/runner/runner_process.h"
+#include "engine/device/python/runner_process.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -15,9 +15,9 @@
 #include <stdexcept>
 #include <thread>
 
-#include "engine/runner/find_python.h"
-#include "engine/worker/child_status.h"
-#include "engine/worker/protocol.h"
+#include "engine/device/python/find_python.h"
+#include "engine/ipc/child_status.h"
+#include "engine/device/remote/protocol.h"
 
 extern char** environ;
 
@@ -29,7 +29,7 @@ RunnerProcess::RunnerProcess(RunnerOptions options) : options_(std::move(options
 
 RunnerProcess::~RunnerProcess() {
   stop();
-  for (auto& [id, s] : buffers_) worker::release_shared_buffer(s);
+  for (auto& [id, s] : buffers_) ipc::release_shared_buffer(s);
   if (log_fd_ >= 0) close(log_fd_);
 }
 
@@ -128,19 +128,19 @@ std::string RunnerProcess::ensure() {
   return start();
 }
 
-std::string RunnerProcess::log_tail() const { return worker::fd_tail(log_fd_); }
+std::string RunnerProcess::log_tail() const { return ipc::fd_tail(log_fd_); }
 
 std::string RunnerProcess::why_ended(int status) const {
-  std::string why = worker::exit_text("python runner", status);
+  std::string why = ipc::exit_text("python runner", status);
   why += " during the request";
-  std::string last = worker::last_line(log_tail());
+  std::string last = ipc::last_line(log_tail());
   if (!last.empty()) why += ": " + last;
   return why;
 }
 
 json RunnerProcess::lost(const std::string& why) {
   stop();
-  return {{"ok", false}, {"error", why}, {"restarted", true}, {"log", worker::clip(log_tail())}};
+  return {{"ok", false}, {"error", why}, {"restarted", true}, {"log", remote::clip(log_tail())}};
 }
 
 // Sends one message and waits for its reply; nullopt with *failure when the child is gone.
@@ -164,16 +164,16 @@ std::optional<json> RunnerProcess::exchange(const json& q, double timeout_s, int
     pid_ = -1;
     return why_ended(status);
   };
-  if (!worker::send_message(socket_, q, fd)) return gone(reap());
+  if (!remote::send_message(socket_, q, fd)) return gone(reap());
   auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   for (;;) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return gone("timeout after " + worker::seconds_text(timeout_s) + " s");
+    if (left.count() <= 0) return gone("timeout after " + ipc::seconds_text(timeout_s) + " s");
     pollfd p{socket_, POLLIN, 0};
     int n = poll(&p, 1, int(std::min<long>(left.count(), 1000)));
     if (n < 0 && errno != EINTR) return gone(std::string("poll failed: ") + std::strerror(errno));
     if (n <= 0) continue;
-    std::optional<json> reply = worker::receive_message(socket_);
+    std::optional<json> reply = remote::receive_message(socket_);
     if (reply) return reply;
     // Nothing readable: the child closed the socket (it died), or it sent something that is not
     // a protocol message.
@@ -196,7 +196,7 @@ json RunnerProcess::request(const json& q, double timeout_s) {
 
 uint64_t RunnerProcess::alloc(size_t bytes) {
   Shared s;
-  static_cast<worker::SharedBuffer&>(s) = worker::create_shared_buffer(bytes, "kta-runner-buffer");
+  static_cast<ipc::SharedBuffer&>(s) = ipc::create_shared_buffer(bytes, "kta-runner-buffer");
   uint64_t id = next_buffer_++;
   if (pid_ > 0) {
     std::string failure;
@@ -215,7 +215,7 @@ void RunnerProcess::free(uint64_t id) {
     std::string failure;
     if (!exchange({{"op", "free"}, {"id", id}}, 30, -1, &failure)) stop();
   }
-  worker::release_shared_buffer(it->second);
+  ipc::release_shared_buffer(it->second);
   buffers_.erase(it);
 }
 

@@ -10,7 +10,7 @@
 
 #include "engine/device/device.h"
 
-namespace kta::engine::worker {
+namespace kta::engine::remote {
 
 using nlohmann::json;
 
@@ -45,4 +45,4 @@ constexpr size_t kMaxMessageBytes = 200 * 1024;
 constexpr size_t kMaxTextBytes = 64 * 1024;
 std::string clip(const std::string& text);
 
-}  // namespace kta::engine::worker
+}  // namespace kta::engine::remote

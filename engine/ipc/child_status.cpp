@@ -1,4 +1,4 @@
-#include "engine/worker/child_status.h"
+#include "engine/ipc/child_status.h"
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
-namespace kta::engine::worker {
+namespace kta::engine::ipc {
 
 std::string signal_name(int sig) {
   const char* abbrev = sigabbrev_np(sig);
@@ -49,4 +49,4 @@ std::string seconds_text(double s) {
   return buf;
 }
 
-}  // namespace kta::engine::worker
+}  // namespace kta::engine::ipc

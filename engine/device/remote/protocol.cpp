@@ -1,4 +1,4 @@
-#include "engine/worker/protocol.h"
+#include "engine/device/remote/protocol.h"
 
 #include <sys/socket.h>
 #include <unistd.h>
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <vector>
 
-namespace kta::engine::worker {
+namespace kta::engine::remote {
 namespace {
 
 json dim_json(const Dim3& d) { return json::array({d.x, d.y, d.z}); }
@@ -255,4 +255,4 @@ std::optional<json> receive_message(int socket, int* fd) {
   return j;
 }
 
-}  // namespace kta::engine::worker
+}  // namespace kta::engine::remote

@@ -1,9 +1,9 @@
-#include "engine/worker/asan_report.h"
+#include "engine/device/remote/asan_report.h"
 
 #include <regex>
 #include <sstream>
 
-namespace kta::engine::worker {
+namespace kta::engine::remote {
 
 std::string summarize_asan_report(const std::string& text) {
   size_t at = text.find("ERROR: AddressSanitizer: ");
@@ -52,4 +52,4 @@ std::string summarize_asan_report(const std::string& text) {
   return out;
 }
 
-}  // namespace kta::engine::worker
+}  // namespace kta::engine::remote

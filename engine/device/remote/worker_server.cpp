@@ -1,4 +1,4 @@
-#include "engine/worker/worker_server.h"
+#include "engine/device/remote/worker_server.h"
 
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -11,9 +11,9 @@
 
 #include "engine/device/cpu/cpu_device.h"
 #include "engine/device/hip/hip_plugin_loader.h"
-#include "engine/worker/protocol.h"
+#include "engine/device/remote/protocol.h"
 
-namespace kta::engine::worker {
+namespace kta::engine::remote {
 namespace {
 
 // One engine buffer: the shared memory both processes map, and for a device with memory of its
@@ -247,4 +247,4 @@ class Server {
 
 int serve(int socket) { return Server(socket).run(); }
 
-}  // namespace kta::engine::worker
+}  // namespace kta::engine::remote

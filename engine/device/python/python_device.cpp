@@ -1,4 +1,4 @@
-#include "engine/runner/python_device.h"
+#include "engine/device/python/python_device.h"
 
 #include <chrono>
 #include <cstring>

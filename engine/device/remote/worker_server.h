@@ -3,9 +3,9 @@
 // run out of memory at any time; the engine's RemoteDevice notices and starts a fresh one.
 #pragma once
 
-namespace kta::engine::worker {
+namespace kta::engine::remote {
 
 // Serves requests on `socket`; returns the process exit status.
 int serve(int socket);
 
-}  // namespace kta::engine::worker
+}  // namespace kta::engine::remote

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace kta::engine::worker {
+namespace kta::engine::ipc {
 
 struct SharedBuffer {
   int fd = -1;
@@ -21,4 +21,4 @@ SharedBuffer create_shared_buffer(size_t bytes, const char* name);
 // Unmaps and closes; the buffer is empty afterwards.
 void release_shared_buffer(SharedBuffer& b);
 
-}  // namespace kta::engine::worker
+}  // namespace kta::engine::ipc

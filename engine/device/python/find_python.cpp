@@ -1,4 +1,4 @@
-#include "engine/runner/find_python.h"
+#include "engine/device/python/find_python.h"
 
 #include <unistd.h>
 
@@ -110,7 +110,7 @@ fs::path find_runner_script() {
       if (fs::exists(p, ec)) return p;
     }
   }
-  fs::path src = fs::path(KTA_SOURCE_ROOT) / "engine" / "runner" / "kta_runner.py";
+  fs::path src = fs::path(KTA_SOURCE_ROOT) / "engine" / "device" / "python" / "kta_runner.py";
   if (fs::exists(src, ec)) return src;
   return {};
 }

@@ -1,4 +1,4 @@
-#include "engine/worker/remote_device.h"
+#include "engine/device/remote/remote_device.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -19,9 +19,9 @@
 
 #include "engine/device/cpu/kernel_build.h"
 #include "engine/device/cpu/subprocess.h"
-#include "engine/worker/asan_report.h"
-#include "engine/worker/child_status.h"
-#include "engine/worker/protocol.h"
+#include "engine/device/remote/asan_report.h"
+#include "engine/ipc/child_status.h"
+#include "engine/device/remote/protocol.h"
 
 #ifndef KTA_DEFAULT_WORKER
 #define KTA_DEFAULT_WORKER "kta-worker"
@@ -31,7 +31,7 @@ extern char** environ;
 
 namespace fs = std::filesystem;
 
-namespace kta::engine::worker {
+namespace kta::engine::remote {
 namespace {
 
 std::string gib(size_t bytes) {
@@ -66,7 +66,7 @@ RemoteDevice::RemoteDevice(const DeviceOptions& options) : options_(options) { s
 
 RemoteDevice::~RemoteDevice() {
   stop();
-  for (auto& [id, s] : buffers_) release_shared_buffer(s);
+  for (auto& [id, s] : buffers_) ipc::release_shared_buffer(s);
   if (log_fd_ >= 0) close(log_fd_);
 }
 
@@ -168,7 +168,7 @@ std::string RemoteDevice::ensure(bool asan) {
   }
 }
 
-std::string RemoteDevice::log_tail() const { return fd_tail(log_fd_); }
+std::string RemoteDevice::log_tail() const { return ipc::fd_tail(log_fd_); }
 
 std::string RemoteDevice::why_worker_ended(int status) {
   std::string tail = log_tail();
@@ -177,9 +177,9 @@ std::string RemoteDevice::why_worker_ended(int status) {
   if (tail.find("std::bad_alloc") != std::string::npos ||
       tail.find("out of memory") != std::string::npos)
     return "out of memory (limit " + gib(options_.memory_limit) + ")";
-  std::string why = exit_text("worker", status);
+  std::string why = ipc::exit_text("worker", status);
   // The last line the worker printed often names the cause (an abort message, a C++ exception).
-  std::string last = last_line(tail);
+  std::string last = ipc::last_line(tail);
   if (!last.empty()) why += ": " + last;
   return why;
 }
@@ -207,7 +207,7 @@ std::optional<nlohmann::json> RemoteDevice::request(const json& q, double timeou
       kill(pid_, SIGKILL);
       while (waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
       }
-      return dead("timeout after " + seconds_text(timeout_s) + " s");
+      return dead("timeout after " + ipc::seconds_text(timeout_s) + " s");
     }
     pollfd p{socket_, POLLIN, 0};
     int n = poll(&p, 1, int(std::min<long>(left.count(), 1000)));
@@ -229,7 +229,7 @@ std::optional<nlohmann::json> RemoteDevice::request(const json& q, double timeou
 }
 
 Buffer RemoteDevice::alloc(size_t bytes) {
-  Shared s = create_shared_buffer(bytes, "kta-buffer");
+  Shared s = ipc::create_shared_buffer(bytes, "kta-buffer");
   uint64_t id = next_buffer_++;
   buffers_[id] = s;
   if (pid_ > 0) {
@@ -240,7 +240,7 @@ Buffer RemoteDevice::alloc(size_t bytes) {
                      s.fd);
     if (r && !r->value("ok", false)) {
       buffers_.erase(id);
-      release_shared_buffer(s);
+      ipc::release_shared_buffer(s);
       throw std::runtime_error(r->value("error", "the worker cannot map the buffer"));
     }
     // A lost worker maps every buffer when the next one starts.
@@ -255,7 +255,7 @@ void RemoteDevice::free(Buffer b) {
     std::string failure;
     request({{"op", "unmap"}, {"id", b.id}}, 30, &failure);
   }
-  release_shared_buffer(it->second);
+  ipc::release_shared_buffer(it->second);
   buffers_.erase(it);
 }
 
@@ -421,4 +421,4 @@ void RemoteDevice::synchronize() {
   request({{"op", "sync"}}, options_.launch_timeout_s, &failure);
 }
 
-}  // namespace kta::engine::worker
+}  // namespace kta::engine::remote

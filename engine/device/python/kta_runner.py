@@ -1,6 +1,6 @@
 """kta's python runner: runs PyTorch modules and functions and Triton launchers for the engine.
 
-Started by the engine (engine/runner/runner_process.cpp) as `python3 kta_runner.py --fd N`. It
+Started by the engine (engine/device/python/runner_process.cpp) as `python3 kta_runner.py --fd N`. It
 speaks protocol version 1 (docs/python.md) over fd N, a SOCK_SEQPACKET socket: one JSON object
 per message, one reply per request. Tensor memory never travels as text: every buffer is a memfd
 the engine sends along with an `alloc` request; the runner maps it and, on the cpu device, uses

@@ -14,9 +14,9 @@
 #include <string>
 
 #include "engine/device/device.h"
-#include "engine/worker/shared_buffer.h"
+#include "engine/ipc/shared_buffer.h"
 
-namespace kta::engine::worker {
+namespace kta::engine::remote {
 
 class RemoteDevice : public Device {
  public:
@@ -48,7 +48,7 @@ class RemoteDevice : public Device {
   int workers_started() const { return started_; }
 
  private:
-  using Shared = SharedBuffer;
+  using Shared = ipc::SharedBuffer;
   struct ModuleRecord {
     CompileRequest request;
     uint64_t remote = 0;
@@ -88,4 +88,4 @@ class RemoteDevice : public Device {
 // executable, or the build tree's).
 std::string find_worker(const DeviceOptions& options);
 
-}  // namespace kta::engine::worker
+}  // namespace kta::engine::remote

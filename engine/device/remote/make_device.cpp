@@ -6,7 +6,7 @@
 #include "engine/device/cpu/cpu_device.h"
 #include "engine/device/device.h"
 #include "engine/device/hip/hip_plugin_loader.h"
-#include "engine/worker/remote_device.h"
+#include "engine/device/remote/remote_device.h"
 
 namespace kta::engine {
 namespace {
@@ -75,7 +75,7 @@ std::unique_ptr<Device> make_isolated_device(const std::string& spec,
     std::string reason;
     if (gpus_here(&reason) <= 0) throw std::runtime_error("hip device unavailable: " + reason);
   }
-  return std::make_unique<worker::RemoteDevice>(o);
+  return std::make_unique<remote::RemoteDevice>(o);
 }
 
 }  // namespace kta::engine

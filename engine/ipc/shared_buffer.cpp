@@ -1,4 +1,4 @@
-#include "engine/worker/shared_buffer.h"
+#include "engine/ipc/shared_buffer.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace kta::engine::worker {
+namespace kta::engine::ipc {
 
 SharedBuffer create_shared_buffer(size_t bytes, const char* name) {
   SharedBuffer s;
@@ -39,4 +39,4 @@ void release_shared_buffer(SharedBuffer& b) {
   b = SharedBuffer{};
 }
 
-}  // namespace kta::engine::worker
+}  // namespace kta::engine::ipc

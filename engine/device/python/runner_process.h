@@ -21,7 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/worker/shared_buffer.h"
+#include "engine/ipc/shared_buffer.h"
 
 namespace kta::engine {
 
@@ -80,7 +80,7 @@ class RunnerProcess {
   std::optional<nlohmann::json> exchange(const nlohmann::json& q, double timeout_s, int fd,
                                          std::string* failure);
 
-  struct Shared : worker::SharedBuffer {
+  struct Shared : ipc::SharedBuffer {
     uint64_t mapped = 0;  // generation of the child that mapped it; 0: not mapped
   };
   struct Module {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace kta::engine::worker {
+namespace kta::engine::ipc {
 
 // "SIGSEGV", "SIGKILL", ... ("unknown" when the system has no name for it).
 std::string signal_name(int sig);
@@ -23,4 +23,4 @@ std::string last_line(const std::string& text);
 // "%g" seconds, as messages print them ("timeout after 10 s").
 std::string seconds_text(double s);
 
-}  // namespace kta::engine::worker
+}  // namespace kta::engine::ipc
