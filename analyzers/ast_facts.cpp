@@ -1,11 +1,11 @@
 #include "analyzers/ast_facts.h"
 
-#include <functional>
-
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMapContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/StmtCXX.h>
+
+#include <functional>
 
 namespace kta::analyzers {
 namespace {
@@ -219,7 +219,8 @@ std::optional<int64_t> constant_value(const Expr* e, const ASTContext& ast) {
   if (!e || e->isValueDependent() || e->isTypeDependent()) return std::nullopt;
   // Only literal arithmetic and named constants: a `const int n = argc;` must not count.
   bool runtime = any_of_tree(e, [](const Stmt* x) {
-    if (const VarDecl* v = referenced_var(x)) return !v->isConstexpr() && !v->getType().isConstQualified();
+    if (const VarDecl* v = referenced_var(x))
+      return !v->isConstexpr() && !v->getType().isConstQualified();
     return isa<CallExpr>(x) || isa<MemberExpr>(x);
   });
   if (runtime) return std::nullopt;

@@ -2,17 +2,17 @@
 // global pointers, where its bounds checks are, and small expression predicates.
 #pragma once
 
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/Expr.h>
+#include <llvm/ADT/SmallPtrSet.h>
+
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <clang/AST/ASTContext.h>
-#include <clang/AST/Decl.h>
-#include <clang/AST/Expr.h>
-#include <llvm/ADT/SmallPtrSet.h>
 
 namespace kta::analyzers {
 
@@ -21,7 +21,8 @@ struct FunctionFacts {
   llvm::SmallPtrSet<const clang::VarDecl*, 16> thread_vars;  // derive from threadIdx
   llvm::SmallPtrSet<const clang::VarDecl*, 16> block_vars;   // derive from blockIdx only
   llvm::SmallPtrSet<const clang::VarDecl*, 16> size_vars;    // derive from size parameters
-  llvm::SmallPtrSet<const clang::VarDecl*, 16> global_ptrs;  // pointer params and pointers into them
+  llvm::SmallPtrSet<const clang::VarDecl*, 16>
+      global_ptrs;  // pointer params and pointers into them
   // Bounds checks: comparisons (or min/max clamps) of a thread index against a size.
   std::vector<clang::SourceLocation> guards;
   // Loops whose condition depends on a size (grid-stride and row loops).

@@ -2,6 +2,7 @@
 // applies suppressions and the baseline.
 #include "analyzers/audit.h"
 
+#include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -10,19 +11,17 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
-#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <tuple>
-
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "analyzers/audit_json.h"
 #include "analyzers/file_audit.h"
@@ -69,8 +68,9 @@ struct Child {
 };
 
 std::string describe_status(int status, bool timed_out) {
-  if (timed_out) return fmt::format("the analyzer took longer than {} s on this file and was stopped",
-                                    kFileTimeout.count());
+  if (timed_out)
+    return fmt::format("the analyzer took longer than {} s on this file and was stopped",
+                       kFileTimeout.count());
   if (WIFSIGNALED(status))
     return fmt::format("the analyzer crashed on this file (signal {}: {})", WTERMSIG(status),
                        strsignal(WTERMSIG(status)));
@@ -154,7 +154,8 @@ std::vector<FileAudit> run_all(const std::vector<fs::path>& files, const ShapeSe
                                const AuditOptions& options) {
   if (options.isolate) return run_isolated(files, shapes, options);
   std::vector<FileAudit> results;
-  for (const fs::path& f : files) results.push_back(audit_one_file(f, shapes, options.include_dirs));
+  for (const fs::path& f : files)
+    results.push_back(audit_one_file(f, shapes, options.include_dirs));
   return results;
 }
 
@@ -182,9 +183,10 @@ void finalize(FileAudit& audit, const std::vector<std::string>& names) {
   std::string file = audit.file.string();
   for (Finding& f : audit.findings) f.file = file;
   if (audit.failure.empty()) apply_suppressions(file, read_text(audit.file), names, audit.findings);
-  std::stable_sort(audit.findings.begin(), audit.findings.end(), [](const Finding& a, const Finding& b) {
-    return std::tie(a.line, a.column, a.check) < std::tie(b.line, b.column, b.check);
-  });
+  std::stable_sort(
+      audit.findings.begin(), audit.findings.end(), [](const Finding& a, const Finding& b) {
+        return std::tie(a.line, a.column, a.check) < std::tie(b.line, b.column, b.check);
+      });
 }
 
 }  // namespace
@@ -204,14 +206,16 @@ const std::vector<CheckInfo>& check_catalog() {
       {"kta-unchecked-vector-tail", "warning",
        "vector loads or stores with no handling of the elements past the last full vector"},
       {"kta-hardcoded-warp-size", "warning",
-       "warp size written as 32 or 64 in lane math, shuffles or reduction loops instead of warpSize"},
+       "warp size written as 32 or 64 in lane math, shuffles or reduction loops instead of "
+       "warpSize"},
       {std::string(kSuppressionCheck), "warning",
        "suppression comment without a reason, or naming an unknown check"},
   };
   return catalog;
 }
 
-std::vector<FileAudit> audit_files(const std::vector<fs::path>& files, const AuditOptions& options) {
+std::vector<FileAudit> audit_files(const std::vector<fs::path>& files,
+                                   const AuditOptions& options) {
   ShapeSet shapes(options.shapes);
   std::vector<std::string> names = check_names();
   std::vector<FileAudit> results = run_all(files, shapes, options);
@@ -220,7 +224,8 @@ std::vector<FileAudit> audit_files(const std::vector<fs::path>& files, const Aud
 
   std::error_code ec;
   if (!fs::is_regular_file(*options.baseline, ec))
-    throw std::invalid_argument(fmt::format("baseline '{}' is not a readable file", options.baseline->string()));
+    throw std::invalid_argument(
+        fmt::format("baseline '{}' is not a readable file", options.baseline->string()));
   std::vector<FileAudit> base = run_all({*options.baseline}, shapes, options);
   finalize(base[0], names);
   std::map<std::string, int> known;

@@ -16,10 +16,10 @@ struct Finding {
   std::string check;     // e.g. "kta-shape-literal"
   std::string severity;  // "warning" or "error"
   std::string file;
-  unsigned line = 0;     // 1-based
-  unsigned column = 0;   // 1-based
+  unsigned line = 0;    // 1-based
+  unsigned column = 0;  // 1-based
   std::string message;
-  std::string snippet;   // the source line, for carets and baseline matching
+  std::string snippet;  // the source line, for carets and baseline matching
 };
 
 // What to audit against.

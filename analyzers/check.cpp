@@ -1,8 +1,8 @@
 #include "analyzers/check.h"
 
-#include <algorithm>
-
 #include <clang/Basic/SourceManager.h>
+
+#include <algorithm>
 
 namespace kta::analyzers {
 
@@ -21,7 +21,8 @@ void CheckContext::report(const clang::SourceManager& sm, clang::SourceLocation 
                           std::string_view check, std::string_view severity, std::string message) {
   if (loc.isInvalid()) return;
   // A macro argument is shown where it was written; anything else from a macro at its use.
-  if (loc.isMacroID()) loc = sm.isMacroArgExpansion(loc) ? sm.getSpellingLoc(loc) : sm.getExpansionLoc(loc);
+  if (loc.isMacroID())
+    loc = sm.isMacroArgExpansion(loc) ? sm.getSpellingLoc(loc) : sm.getExpansionLoc(loc);
   if (!sm.isWrittenInMainFile(loc)) return;
   clang::PresumedLoc where = sm.getPresumedLoc(loc, /*UseLineDirectives=*/false);
   if (where.isInvalid()) return;

@@ -2,6 +2,8 @@
 // gets their matches in check(); CheckContext is what the checks of one file share.
 #pragma once
 
+#include <clang/ASTMatchers/ASTMatchFinder.h>
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -10,8 +12,6 @@
 #include <string_view>
 #include <tuple>
 #include <vector>
-
-#include <clang/ASTMatchers/ASTMatchFinder.h>
 
 #include "analyzers/ast_facts.h"
 #include "analyzers/audit.h"

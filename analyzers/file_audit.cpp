@@ -1,8 +1,5 @@
 #include "analyzers/file_audit.h"
 
-#include <fstream>
-#include <sstream>
-
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/FileManager.h>
 #include <clang/Frontend/CompilerInstance.h>
@@ -14,6 +11,9 @@
 #include <fmt/format.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/VirtualFileSystem.h>
+
+#include <fstream>
+#include <sstream>
 
 #include "analyzers/check.h"
 #include "analyzers/hip_shim.h"
@@ -31,7 +31,8 @@ namespace fs = std::filesystem;
 class ErrorCollector : public clang::DiagnosticConsumer {
  public:
   explicit ErrorCollector(std::vector<std::string>& out) : out_(out) {}
-  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
+                        const clang::Diagnostic& info) override {
     DiagnosticConsumer::HandleDiagnostic(level, info);
     if (level < clang::DiagnosticsEngine::Error) return;
     llvm::SmallString<256> text;
@@ -53,7 +54,8 @@ class ErrorCollector : public clang::DiagnosticConsumer {
 // Records `#define NAME 4096` in the audited file for the checks that judge named constants.
 class MacroRecorder : public clang::PPCallbacks {
  public:
-  MacroRecorder(const clang::SourceManager& sm, std::vector<MacroConstant>& out) : sm_(sm), out_(out) {}
+  MacroRecorder(const clang::SourceManager& sm, std::vector<MacroConstant>& out)
+      : sm_(sm), out_(out) {}
   void MacroDefined(const clang::Token& name, const clang::MacroDirective* md) override {
     const clang::MacroInfo* mi = md->getMacroInfo();
     if (!mi || mi->isFunctionLike() || !sm_.isWrittenInMainFile(mi->getDefinitionLoc())) return;
@@ -92,7 +94,8 @@ class AuditConsumer : public clang::ASTConsumer {
     std::vector<clang::Decl*> own;
     const clang::SourceManager& sm = ast.getSourceManager();
     for (clang::Decl* d : ast.getTranslationUnitDecl()->decls())
-      if (d->getLocation().isValid() && sm.isWrittenInMainFile(sm.getExpansionLoc(d->getLocation())))
+      if (d->getLocation().isValid() &&
+          sm.isWrittenInMainFile(sm.getExpansionLoc(d->getLocation())))
         own.push_back(d);
     ast.setTraversalScope(own);
     finder_.matchAST(ast);
@@ -106,7 +109,8 @@ class AuditConsumer : public clang::ASTConsumer {
 
 class AuditAction : public clang::ASTFrontendAction {
  public:
-  AuditAction(CheckContext& ctx, std::vector<std::unique_ptr<Check>>& checks) : ctx_(ctx), checks_(checks) {}
+  AuditAction(CheckContext& ctx, std::vector<std::unique_ptr<Check>>& checks)
+      : ctx_(ctx), checks_(checks) {}
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci,
                                                         llvm::StringRef) override {
     ci.getPreprocessor().addPPCallbacks(
@@ -119,12 +123,24 @@ class AuditAction : public clang::ASTFrontendAction {
   std::vector<std::unique_ptr<Check>>& checks_;
 };
 
-std::vector<std::string> command_line(const fs::path& file, const std::vector<fs::path>& include_dirs) {
-  std::vector<std::string> args = {
-      "kta-audit", "-fsyntax-only", "-x", "hip", "--cuda-host-only", "-nogpuinc", "-nogpulib",
-      "-std=c++17", "-w", "-ferror-limit=100", "-fno-color-diagnostics",
-      std::string("-resource-dir=") + KTA_CLANG_RESOURCE_DIR,
-      "-isystem", std::string(kShimDir), "-include", std::string(kShimHeader)};
+std::vector<std::string> command_line(const fs::path& file,
+                                      const std::vector<fs::path>& include_dirs) {
+  std::vector<std::string> args = {"kta-audit",
+                                   "-fsyntax-only",
+                                   "-x",
+                                   "hip",
+                                   "--cuda-host-only",
+                                   "-nogpuinc",
+                                   "-nogpulib",
+                                   "-std=c++17",
+                                   "-w",
+                                   "-ferror-limit=100",
+                                   "-fno-color-diagnostics",
+                                   std::string("-resource-dir=") + KTA_CLANG_RESOURCE_DIR,
+                                   "-isystem",
+                                   std::string(kShimDir),
+                                   "-include",
+                                   std::string(kShimHeader)};
   for (const fs::path& dir : include_dirs) args.push_back("-I" + dir.string());
   args.push_back(file.string());
   return args;
@@ -147,14 +163,17 @@ FileAudit audit_one_file(const fs::path& file, const ShapeSet& shapes,
     return audit;
   }
 
-  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  auto overlay =
+      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   overlay->pushOverlay(memory);
   for (const auto& [path, text] : shim_files())
-    memory->addFile(path, 0, llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(text.data(), text.size())));
+    memory->addFile(path, 0,
+                    llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(text.data(), text.size())));
   // <kta/launch.h>, the launcher ABI, from the source tree (only that header: the cpu runtime's
   // own hip/ headers beside it must not shadow the shim).
-  if (auto abi = llvm::MemoryBuffer::getFile(std::string(KTA_RUNTIME_INCLUDE_DIR) + "/kta/launch.h"))
+  if (auto abi =
+          llvm::MemoryBuffer::getFile(std::string(KTA_RUNTIME_INCLUDE_DIR) + "/kta/launch.h"))
     memory->addFile(std::string(kShimDir) + "/kta/launch.h", 0, std::move(*abi));
   auto files = llvm::makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions(), overlay);
 
@@ -162,8 +181,8 @@ FileAudit audit_one_file(const fs::path& file, const ShapeSet& shapes,
   CheckContext ctx(shapes, audit.findings);
   for (auto& c : checks) c->bind(ctx);
   ErrorCollector errors(audit.parse_errors);
-  clang::tooling::ToolInvocation invocation(command_line(file, include_dirs),
-                                            std::make_unique<AuditAction>(ctx, checks), files.get());
+  clang::tooling::ToolInvocation invocation(
+      command_line(file, include_dirs), std::make_unique<AuditAction>(ctx, checks), files.get());
   invocation.setDiagnosticConsumer(&errors);
   bool ok = invocation.run();
   if (!ok && audit.parse_errors.empty()) audit.failure = "clang could not process the file";

@@ -1,8 +1,8 @@
 // The report formats of `kta audit`: clang-style text, JSON and SARIF 2.1.0.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "analyzers/audit.h"
 #include "analyzers/audit_json.h"
@@ -74,7 +74,8 @@ ParsedError parse_error_text(const std::string& text, const std::string& fallbac
 std::string to_uri(const std::string& path) {
   std::string out;
   for (unsigned char c : path) {
-    if (std::isalnum(c) || std::string_view("-._~/").find(static_cast<char>(c)) != std::string_view::npos)
+    if (std::isalnum(c) ||
+        std::string_view("-._~/").find(static_cast<char>(c)) != std::string_view::npos)
       out += static_cast<char>(c);
     else
       out += fmt::format("%{:02X}", c);
@@ -85,14 +86,16 @@ std::string to_uri(const std::string& path) {
 }  // namespace
 
 json to_json(const Finding& f) {
-  return {{"check", f.check}, {"severity", f.severity}, {"file", f.file},     {"line", f.line},
+  return {{"check", f.check},   {"severity", f.severity}, {"file", f.file},      {"line", f.line},
           {"column", f.column}, {"message", f.message},   {"snippet", f.snippet}};
 }
 
 json to_json(const FileAudit& a) {
   json findings = json::array();
   for (const Finding& f : a.findings) findings.push_back(to_json(f));
-  return {{"file", a.file.string()}, {"findings", findings}, {"parse_errors", a.parse_errors},
+  return {{"file", a.file.string()},
+          {"findings", findings},
+          {"parse_errors", a.parse_errors},
           {"failure", a.failure}};
 }
 
@@ -129,10 +132,11 @@ std::string format_json(const std::vector<FileAudit>& audits) {
   json files = json::array();
   for (const FileAudit& a : audits) files.push_back(to_json(a));
   Counts c = count(audits);
-  json doc = {{"tool", "kta-audit"},
-              {"version", KTA_ANALYZER_VERSION},
-              {"files", files},
-              {"summary", {{"files", audits.size()}, {"errors", c.errors}, {"warnings", c.warnings}}}};
+  json doc = {
+      {"tool", "kta-audit"},
+      {"version", KTA_ANALYZER_VERSION},
+      {"files", files},
+      {"summary", {{"files", audits.size()}, {"errors", c.errors}, {"warnings", c.warnings}}}};
   return doc.dump(2) + "\n";
 }
 
@@ -149,7 +153,8 @@ std::string format_sarif(const std::vector<FileAudit>& audits) {
   }
   rules.push_back({{"id", kParseErrorRule},
                    {"name", kParseErrorRule},
-                   {"shortDescription", {{"text", "the file does not parse; findings come from a partial AST"}}},
+                   {"shortDescription",
+                    {{"text", "the file does not parse; findings come from a partial AST"}}},
                    {"defaultConfiguration", {{"level", "error"}}}});
   rule_ids.push_back(kParseErrorRule);
   auto rule_index = [&](const std::string& id) {
@@ -163,13 +168,15 @@ std::string format_sarif(const std::vector<FileAudit>& audits) {
     const FileAudit& a = audits[i];
     std::string uri = to_uri(a.file.string());
     artifacts.push_back({{"location", {{"uri", uri}}}});
-    auto location = [&](const std::string& file, unsigned line, unsigned column, const std::string& snippet) {
+    auto location = [&](const std::string& file, unsigned line, unsigned column,
+                        const std::string& snippet) {
       json region = {{"startLine", std::max(1u, line)}};
       if (column) region["startColumn"] = column;
       if (!snippet.empty()) region["snippet"] = {{"text", snippet}};
       json artifact = {{"uri", to_uri(file)}};
       if (file == a.file.string()) artifact["index"] = i;
-      return json::array({{{"physicalLocation", {{"artifactLocation", artifact}, {"region", region}}}}});
+      return json::array(
+          {{{"physicalLocation", {{"artifactLocation", artifact}, {"region", region}}}}});
     };
     for (const Finding& f : a.findings)
       results.push_back({{"ruleId", f.check},
@@ -194,10 +201,12 @@ std::string format_sarif(const std::vector<FileAudit>& audits) {
   if (!notifications.empty()) invocation["toolExecutionNotifications"] = notifications;
   json doc = {{"$schema", kSarifSchema},
               {"version", "2.1.0"},
-              {"runs", json::array({{{"tool", {{"driver", {{"name", "kta-audit"},
-                                                           {"version", KTA_ANALYZER_VERSION},
-                                                           {"informationUri", "docs/analyzers/README.md"},
-                                                           {"rules", rules}}}}},
+              {"runs", json::array({{{"tool",
+                                      {{"driver",
+                                        {{"name", "kta-audit"},
+                                         {"version", KTA_ANALYZER_VERSION},
+                                         {"informationUri", "docs/analyzers/README.md"},
+                                         {"rules", rules}}}}},
                                      {"artifacts", artifacts},
                                      {"invocations", json::array({invocation})},
                                      {"results", results}}})}};

@@ -1,11 +1,11 @@
 #include "analyzers/shapes.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <limits>
-
-#include <fmt/format.h>
 
 namespace kta::analyzers {
 namespace {
@@ -58,7 +58,10 @@ std::optional<int64_t> parse_value(std::string_view s) {
 }  // namespace
 
 ShapeSet::ShapeSet(const std::map<std::string, std::vector<int64_t>>& shapes) {
-  struct Axis { std::string name; int64_t value; };
+  struct Axis {
+    std::string name;
+    int64_t value;
+  };
   std::vector<Axis> direct;
   for (const auto& [name, values] : shapes) {
     axes_.push_back(lower(name));
@@ -121,7 +124,8 @@ std::string parse_shape_spec(std::string_view spec,
       auto bar = values.find('|');
       std::string_view text = values.substr(0, bar);
       auto v = parse_value(text);
-      if (!v) return fmt::format("bad --shape value '{}' for {}; expected an integer", trim(text), name);
+      if (!v)
+        return fmt::format("bad --shape value '{}' for {}; expected an integer", trim(text), name);
       if (*v < 0) return fmt::format("--shape {} has a negative value {}", name, *v);
       out[std::string(name)].push_back(*v);
       if (bar == std::string_view::npos) break;

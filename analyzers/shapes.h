@@ -35,6 +35,7 @@ class ShapeSet {
 
 // Parses a `--shape` argument: `N=4096,M=128`, lists as `N=4096|8192`, values may use `1<<20`
 // or `2^20`. Adds to `out`; returns an error message (empty on success).
-std::string parse_shape_spec(std::string_view spec, std::map<std::string, std::vector<int64_t>>& out);
+std::string parse_shape_spec(std::string_view spec,
+                             std::map<std::string, std::vector<int64_t>>& out);
 
 }  // namespace kta::analyzers

@@ -1,11 +1,11 @@
 #include "analyzers/suppression.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
 
 namespace kta::analyzers {
 namespace {
@@ -45,7 +45,7 @@ void apply_suppressions(const std::string& file, std::string_view text,
   std::map<unsigned, Allow> allowed;  // 1-based code line -> checks allowed there
   std::vector<Finding> malformed;
   auto complain = [&](unsigned line, unsigned col, std::string message) {
-    Finding f{std::string(kSuppressionCheck), "warning", file, line, col, std::move(message),
+    Finding f{std::string(kSuppressionCheck),    "warning", file, line, col, std::move(message),
               std::string(trim(lines[line - 1]))};
     malformed.push_back(std::move(f));
   };
@@ -60,7 +60,8 @@ void apply_suppressions(const std::string& file, std::string_view text,
     unsigned col = static_cast<unsigned>(at) + 1;
     std::string_view rest = trim(line.substr(at + kMarker.size()));
     if (rest.substr(0, 6) != "allow(") {
-      complain(lineno, col, "malformed suppression; expected 'kta-audit: allow(check-name): reason'");
+      complain(lineno, col,
+               "malformed suppression; expected 'kta-audit: allow(check-name): reason'");
       continue;
     }
     auto close = rest.find(')');
@@ -76,7 +77,8 @@ void apply_suppressions(const std::string& file, std::string_view text,
     }
     std::string_view names = rest.substr(6, close - 6);
     std::string_view after = trim(rest.substr(close + 1));
-    std::string_view reason = after.substr(0, 1) == ":" ? trim(after.substr(1)) : std::string_view();
+    std::string_view reason =
+        after.substr(0, 1) == ":" ? trim(after.substr(1)) : std::string_view();
     bool any = false;
     while (!names.empty()) {
       auto comma = names.find(',');
@@ -90,9 +92,11 @@ void apply_suppressions(const std::string& file, std::string_view text,
       }
       allowed[target].checks.insert(name);
     }
-    if (!any) complain(lineno, col, "suppression names no check");
+    if (!any)
+      complain(lineno, col, "suppression names no check");
     else if (reason.empty())
-      complain(lineno, col, "suppression without a reason; write 'allow(check): why this is general'");
+      complain(lineno, col,
+               "suppression without a reason; write 'allow(check): why this is general'");
   }
 
   findings.erase(std::remove_if(findings.begin(), findings.end(),

@@ -5,21 +5,36 @@ namespace kta::ast {
 
 std::string_view binop_text(BinOp op) {
   switch (op) {
-    case BinOp::mul: return "*";
-    case BinOp::div: return "/";
-    case BinOp::mod: return "%";
-    case BinOp::add: return "+";
-    case BinOp::sub: return "-";
-    case BinOp::shl: return "<<";
-    case BinOp::shr: return ">>";
-    case BinOp::lt: return "<";
-    case BinOp::le: return "<=";
-    case BinOp::gt: return ">";
-    case BinOp::ge: return ">=";
-    case BinOp::eq: return "==";
-    case BinOp::ne: return "!=";
-    case BinOp::land: return "&&";
-    case BinOp::lor: return "||";
+    case BinOp::mul:
+      return "*";
+    case BinOp::div:
+      return "/";
+    case BinOp::mod:
+      return "%";
+    case BinOp::add:
+      return "+";
+    case BinOp::sub:
+      return "-";
+    case BinOp::shl:
+      return "<<";
+    case BinOp::shr:
+      return ">>";
+    case BinOp::lt:
+      return "<";
+    case BinOp::le:
+      return "<=";
+    case BinOp::gt:
+      return ">";
+    case BinOp::ge:
+      return ">=";
+    case BinOp::eq:
+      return "==";
+    case BinOp::ne:
+      return "!=";
+    case BinOp::land:
+      return "&&";
+    case BinOp::lor:
+      return "||";
   }
   return "?";
 }
@@ -28,19 +43,25 @@ int binop_precedence(BinOp op) {
   switch (op) {
     case BinOp::mul:
     case BinOp::div:
-    case BinOp::mod: return 6;
+    case BinOp::mod:
+      return 6;
     case BinOp::add:
-    case BinOp::sub: return 5;
+    case BinOp::sub:
+      return 5;
     case BinOp::shl:
-    case BinOp::shr: return 4;
+    case BinOp::shr:
+      return 4;
     case BinOp::lt:
     case BinOp::le:
     case BinOp::gt:
     case BinOp::ge:
     case BinOp::eq:
-    case BinOp::ne: return 3;
-    case BinOp::land: return 2;
-    case BinOp::lor: return 1;
+    case BinOp::ne:
+      return 3;
+    case BinOp::land:
+      return 2;
+    case BinOp::lor:
+      return 1;
   }
   return 0;
 }

@@ -92,8 +92,8 @@ std::string_view binop_text(BinOp op);
 int binop_precedence(BinOp op);  // higher binds tighter
 
 // `key value, value` or `key subject = value` (env) or `key { settings }`. Settings carry every
-// statement that has no dedicated node: task kind/summary/bytes, plan lines, agent lines, tolerance,
-// gate and timing uses, and the bodies of presets.
+// statement that has no dedicated node: task kind/summary/bytes, plan lines, agent lines,
+// tolerance, gate and timing uses, and the bodies of presets.
 struct Setting {
   std::string key;
   SourceRange key_where;

@@ -32,18 +32,24 @@ namespace {
 
 const char* severity_name(Severity s) {
   switch (s) {
-    case Severity::note: return "note";
-    case Severity::warning: return "warning";
-    case Severity::error: return "error";
+    case Severity::note:
+      return "note";
+    case Severity::warning:
+      return "warning";
+    case Severity::error:
+      return "error";
   }
   return "error";
 }
 
 const char* severity_color(Severity s) {
   switch (s) {
-    case Severity::note: return "\033[1;36m";
-    case Severity::warning: return "\033[1;35m";
-    case Severity::error: return "\033[1;31m";
+    case Severity::note:
+      return "\033[1;36m";
+    case Severity::warning:
+      return "\033[1;35m";
+    case Severity::error:
+      return "\033[1;31m";
   }
   return "";
 }
@@ -69,7 +75,8 @@ void DiagnosticEngine::print_one(std::ostream& os, const Diagnostic& d, bool col
     uint32_t col = d.where.column - 1;
     for (uint32_t i = 0; i < col && i < line.size(); ++i) marker += line[i] == '\t' ? '\t' : ' ';
     marker += '^';
-    uint32_t line_end_offset = d.where.begin + static_cast<uint32_t>(line.size() - std::min<size_t>(col, line.size()));
+    uint32_t line_end_offset =
+        d.where.begin + static_cast<uint32_t>(line.size() - std::min<size_t>(col, line.size()));
     uint32_t end = std::min(d.where.end, line_end_offset);
     for (uint32_t i = d.where.begin + 1; i < end; ++i) marker += '~';
     os << (color ? "\033[1;32m" : "") << marker << reset << '\n';
@@ -120,8 +127,10 @@ size_t edit_distance(std::string_view a, std::string_view b) {
   for (size_t i = 1; i <= a.size(); ++i) {
     for (size_t j = 1; j <= b.size(); ++j) {
       size_t cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
-      size_t v = std::min({d[(i - 1) * w + j] + 1, d[i * w + j - 1] + 1, d[(i - 1) * w + j - 1] + cost});
-      if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) && lower(a[i - 2]) == lower(b[j - 1]))
+      size_t v =
+          std::min({d[(i - 1) * w + j] + 1, d[i * w + j - 1] + 1, d[(i - 1) * w + j - 1] + cost});
+      if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) &&
+          lower(a[i - 2]) == lower(b[j - 1]))
         v = std::min(v, d[(i - 2) * w + j - 2] + 1);
       d[i * w + j] = v;
     }

@@ -2,13 +2,13 @@
 // caret. Message texts live in one table (lang/messages.h).
 #pragma once
 
+#include <fmt/format.h>
+
 #include <cstddef>
 #include <iosfwd>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "lang/messages.h"
 #include "lang/source.h"

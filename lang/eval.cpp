@@ -1,9 +1,10 @@
 // Expression evaluation: integers stay exact (overflow is an error), floats when either side is.
 #include "lang/eval.h"
 
+#include <fmt/format.h>
+
 #include <bit>
 #include <cmath>
-#include <fmt/format.h>
 
 namespace kta::lang {
 namespace {
@@ -18,10 +19,14 @@ double as_double(const Value& v) {
 
 const char* kind_of(const Value& v) {
   switch (v.index()) {
-    case 0: return "an integer";
-    case 1: return "a number";
-    case 2: return "a bool";
-    default: return "a string";
+    case 0:
+      return "an integer";
+    case 1:
+      return "a number";
+    case 2:
+      return "a bool";
+    default:
+      return "a string";
   }
 }
 
@@ -30,12 +35,14 @@ struct Evaluator {
 
   Value number(const ast::ExprPtr& e) {
     Value v = eval(*e);
-    if (!is_num(v)) throw EvalError(fmt::format("expected a number, found {}", kind_of(v)), e->where);
+    if (!is_num(v))
+      throw EvalError(fmt::format("expected a number, found {}", kind_of(v)), e->where);
     return v;
   }
   int64_t integer(const ast::ExprPtr& e) {
     Value v = eval(*e);
-    if (!is_int(v)) throw EvalError(fmt::format("expected an integer, found {}", kind_of(v)), e->where);
+    if (!is_int(v))
+      throw EvalError(fmt::format("expected an integer, found {}", kind_of(v)), e->where);
     return std::get<int64_t>(v);
   }
   bool boolean(const ast::ExprPtr& e) {
@@ -60,9 +67,15 @@ struct Evaluator {
     if (auto v = lookup(n.name)) return *v;
     throw EvalError(fmt::format("'{}' has no value here", n.name), e.where);
   }
-  Value eval_node(const ast::List&, const ast::Expr& e) { throw EvalError("a list is not a value here", e.where); }
-  Value eval_node(const ast::Tuple&, const ast::Expr& e) { throw EvalError("a tuple is not a value here", e.where); }
-  Value eval_node(const ast::Span&, const ast::Expr& e) { throw EvalError("'lo..hi' is not a value here", e.where); }
+  Value eval_node(const ast::List&, const ast::Expr& e) {
+    throw EvalError("a list is not a value here", e.where);
+  }
+  Value eval_node(const ast::Tuple&, const ast::Expr& e) {
+    throw EvalError("a tuple is not a value here", e.where);
+  }
+  Value eval_node(const ast::Span&, const ast::Expr& e) {
+    throw EvalError("'lo..hi' is not a value here", e.where);
+  }
   Value eval_node(const ast::Unary& n, const ast::Expr& e) {
     if (n.op == '!') return !boolean(n.operand);
     Value v = number(n.operand);
@@ -88,17 +101,26 @@ struct Evaluator {
     if (is_int(a) && is_int(b)) return int_op(n.op, std::get<int64_t>(a), std::get<int64_t>(b), e);
     double x = as_double(a), y = as_double(b);
     switch (n.op) {
-      case BinOp::mul: return x * y;
+      case BinOp::mul:
+        return x * y;
       case BinOp::div:
         if (y == 0) throw EvalError("division by zero", e.where);
         return x / y;
-      case BinOp::add: return x + y;
-      case BinOp::sub: return x - y;
-      case BinOp::lt: return x < y;
-      case BinOp::le: return x <= y;
-      case BinOp::gt: return x > y;
-      case BinOp::ge: return x >= y;
-      default: throw EvalError(fmt::format("operator '{}' needs integers", ast::binop_text(n.op)), e.where);
+      case BinOp::add:
+        return x + y;
+      case BinOp::sub:
+        return x - y;
+      case BinOp::lt:
+        return x < y;
+      case BinOp::le:
+        return x <= y;
+      case BinOp::gt:
+        return x > y;
+      case BinOp::ge:
+        return x >= y;
+      default:
+        throw EvalError(fmt::format("operator '{}' needs integers", ast::binop_text(n.op)),
+                        e.where);
     }
   }
 
@@ -121,17 +143,24 @@ struct Evaluator {
         if (x == INT64_MIN && y == -1) throw EvalError("integer overflow", e.where);
         return op == BinOp::div ? x / y : x % y;
       case BinOp::shl:
-        if (y < 0 || y > 62) throw EvalError(fmt::format("shift by {} is out of range 0..62", y), e.where);
+        if (y < 0 || y > 62)
+          throw EvalError(fmt::format("shift by {} is out of range 0..62", y), e.where);
         if (x < 0 || (y > 0 && x > (INT64_MAX >> y))) throw EvalError("integer overflow", e.where);
         return x << y;
       case BinOp::shr:
-        if (y < 0 || y > 63) throw EvalError(fmt::format("shift by {} is out of range 0..63", y), e.where);
+        if (y < 0 || y > 63)
+          throw EvalError(fmt::format("shift by {} is out of range 0..63", y), e.where);
         return x >> y;
-      case BinOp::lt: return x < y;
-      case BinOp::le: return x <= y;
-      case BinOp::gt: return x > y;
-      case BinOp::ge: return x >= y;
-      default: return int64_t{0};
+      case BinOp::lt:
+        return x < y;
+      case BinOp::le:
+        return x <= y;
+      case BinOp::gt:
+        return x > y;
+      case BinOp::ge:
+        return x >= y;
+      default:
+        return int64_t{0};
     }
   }
 
@@ -139,13 +168,15 @@ struct Evaluator {
     const std::string& f = c.callee;
     auto want = [&](size_t n) {
       if (c.args.size() != n)
-        throw EvalError(fmt::format("'{}' takes {} arguments, found {}", f, n, c.args.size()), e.where);
+        throw EvalError(fmt::format("'{}' takes {} arguments, found {}", f, n, c.args.size()),
+                        e.where);
     };
     if (f == "ceil_div" || f == "align_up") {
       want(2);
       int64_t a = integer(c.args[0].value), b = integer(c.args[1].value);
       if (b == 0) throw EvalError("division by zero", e.where);
-      if (a < 0 || b < 0) throw EvalError(fmt::format("'{}' needs non-negative arguments", f), e.where);
+      if (a < 0 || b < 0)
+        throw EvalError(fmt::format("'{}' needs non-negative arguments", f), e.where);
       int64_t q = a / b + (a % b != 0);
       if (f == "ceil_div") return q;
       int64_t r = 0;
@@ -153,13 +184,15 @@ struct Evaluator {
       return r;
     }
     if (f == "min" || f == "max") {
-      if (c.args.empty()) throw EvalError(fmt::format("'{}' needs at least one argument", f), e.where);
+      if (c.args.empty())
+        throw EvalError(fmt::format("'{}' needs at least one argument", f), e.where);
       Value best = number(c.args[0].value);
       for (size_t i = 1; i < c.args.size(); ++i) {
         Value v = number(c.args[i].value);
         bool better;
         if (is_int(v) && is_int(best))
-          better = f == "min" ? std::get<int64_t>(v) < std::get<int64_t>(best) : std::get<int64_t>(v) > std::get<int64_t>(best);
+          better = f == "min" ? std::get<int64_t>(v) < std::get<int64_t>(best)
+                              : std::get<int64_t>(v) > std::get<int64_t>(best);
         else
           better = f == "min" ? as_double(v) < as_double(best) : as_double(v) > as_double(best);
         if (better) best = v;
@@ -169,7 +202,8 @@ struct Evaluator {
     if (f == "log2") {
       want(1);
       int64_t a = integer(c.args[0].value);
-      if (a <= 0 || (a & (a - 1)) != 0) throw EvalError(fmt::format("log2 of {}, which is not a power of two", a), e.where);
+      if (a <= 0 || (a & (a - 1)) != 0)
+        throw EvalError(fmt::format("log2 of {}, which is not a power of two", a), e.where);
       return static_cast<int64_t>(std::countr_zero(static_cast<uint64_t>(a)));
     }
     if (f == "abs") {
@@ -206,20 +240,25 @@ std::string value_text(const Value& v) {
   return std::visit(
       [](const auto& x) -> std::string {
         using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, std::string>) return "\"" + x + "\"";
-        else if constexpr (std::is_same_v<T, bool>) return x ? "true" : "false";
-        else return fmt::format("{}", x);
+        if constexpr (std::is_same_v<T, std::string>)
+          return "\"" + x + "\"";
+        else if constexpr (std::is_same_v<T, bool>)
+          return x ? "true" : "false";
+        else
+          return fmt::format("{}", x);
       },
       v);
 }
 
 int64_t eval_int(const model::ExprRef& e, const model::ShapePoint& point, const model::Task& task) {
   Value v = eval_at(e, point, task);
-  if (!is_int(v)) throw EvalError(fmt::format("expected an integer, found {}", kind_of(v)), e->where);
+  if (!is_int(v))
+    throw EvalError(fmt::format("expected an integer, found {}", kind_of(v)), e->where);
   return std::get<int64_t>(v);
 }
 
-double eval_number(const model::ExprRef& e, const model::ShapePoint& point, const model::Task& task) {
+double eval_number(const model::ExprRef& e, const model::ShapePoint& point,
+                   const model::Task& task) {
   Value v = eval_at(e, point, task);
   if (!is_num(v)) throw EvalError(fmt::format("expected a number, found {}", kind_of(v)), e->where);
   return as_double(v);

@@ -2,9 +2,9 @@
 // trailing comments aligned, blank lines kept (at most one), comments kept in order.
 #include "lang/format.h"
 
-#include <functional>
-
 #include <fmt/format.h>
+
+#include <functional>
 
 #include "lang/parse.h"
 
@@ -40,11 +40,13 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
 std::string spaces(size_t n) { return std::string(n, ' '); }
 
 // Joins parts with ", ", wrapping past kFormatWidth; continuation lines start at `column`.
-std::vector<std::string> wrap_list(const std::vector<std::string>& parts, size_t column, std::string_view sep = ", ") {
+std::vector<std::string> wrap_list(const std::vector<std::string>& parts, size_t column,
+                                   std::string_view sep = ", ") {
   std::vector<std::string> lines{""};
   size_t width = column;
   for (size_t i = 0; i < parts.size(); ++i) {
-    std::string piece = parts[i] + (i + 1 < parts.size() ? std::string(sep).substr(0, sep.size() - 1) : "");
+    std::string piece =
+        parts[i] + (i + 1 < parts.size() ? std::string(sep).substr(0, sep.size() - 1) : "");
     bool room = width + piece.size() + (lines.back().empty() ? 0 : 1) <= kFormatWidth;
     if (!lines.back().empty() && !room) {
       lines.push_back(spaces(column));
@@ -88,7 +90,8 @@ class Formatter {
   }
 
   // Renders a list of statements between `open` and `close` offsets at `indent`.
-  std::vector<std::string> body(const std::vector<Item>& items, uint32_t open, uint32_t close, size_t indent, bool align) {
+  std::vector<std::string> body(const std::vector<Item>& items, uint32_t open, uint32_t close,
+                                size_t indent, bool align) {
     std::vector<Line> lines;
     uint32_t prev_end = open;
     bool first = true;
@@ -139,8 +142,8 @@ class Formatter {
     while (i < lines.size()) {
       size_t j = i + 1;
       if (lines[i].alignable) {
-        while (j < lines.size() && lines[j].alignable && !lines[j].blank_before && lines[j].leading.empty() &&
-               lines[j - 1].rest.size() == 1)
+        while (j < lines.size() && lines[j].alignable && !lines[j].blank_before &&
+               lines[j].leading.empty() && lines[j - 1].rest.size() == 1)
           ++j;
       }
       size_t width = 0;
@@ -158,8 +161,11 @@ class Formatter {
         }
         std::vector<std::string> t;
         for (size_t r = 0; r < l.rest.size(); ++r) {
-          if (r == 0) t.push_back(spaces(indent) + l.keyword + (l.rest[0].empty() ? "" : spaces(pad + 1) + l.rest[0]));
-          else t.push_back(l.rest[r]);
+          if (r == 0)
+            t.push_back(spaces(indent) + l.keyword +
+                        (l.rest[0].empty() ? "" : spaces(pad + 1) + l.rest[0]));
+          else
+            t.push_back(l.rest[r]);
         }
         texts.push_back(std::move(t));
       }
@@ -171,7 +177,8 @@ class Formatter {
         }
         size_t e = k;
         size_t col = 0;
-        while (e < j && !lines[e].trailing.empty()) col = std::max(col, texts[e - i].back().size()), ++e;
+        while (e < j && !lines[e].trailing.empty())
+          col = std::max(col, texts[e - i].back().size()), ++e;
         for (size_t x = k; x < e; ++x) {
           std::string& last = texts[x - i].back();
           last += spaces(col - last.size() + 2) + lines[x].trailing;
@@ -179,7 +186,8 @@ class Formatter {
         k = e;
       }
       for (size_t k = i; k < j; ++k) {
-        for (const std::string& c : lines[k].leading) out.push_back(c.empty() ? "" : spaces(indent) + c);
+        for (const std::string& c : lines[k].leading)
+          out.push_back(c.empty() ? "" : spaces(indent) + c);
         if (lines[k].blank_before) out.push_back("");
         for (std::string& t : texts[k - i]) out.push_back(std::move(t));
       }
@@ -194,23 +202,33 @@ class Formatter {
   }
 
   Item item_of(const ast::Import& x) {
-    return {x.where, "import", [&x](size_t) {
+    return {x.where, "import",
+            [&x](size_t) {
               return std::vector<std::string>{x.module + (x.alias.empty() ? "" : " as " + x.alias)};
-            }, false};
+            },
+            false};
   }
   Item item_of(const ast::ConstDecl& x) {
-    return {x.where, "const", [&x](size_t) { return std::vector<std::string>{x.name + " = " + format_expr(*x.value)}; }, false};
+    return {
+        x.where, "const",
+        [&x](size_t) { return std::vector<std::string>{x.name + " = " + format_expr(*x.value)}; },
+        false};
   }
   Item item_of(const ast::PresetDecl& x) {
-    return {x.where, x.kind, [this, &x](size_t column) {
-              return block_lines(x.name + " ", x.body, x.body_inline, column - x.kind.size() - 1, x.where);
-            }, false};
+    return {x.where, x.kind,
+            [this, &x](size_t column) {
+              return block_lines(x.name + " ", x.body, x.body_inline, column - x.kind.size() - 1,
+                                 x.where);
+            },
+            false};
   }
   Item item_of(const ast::CallableDecl& x) {
-    return {x.where, x.kind, [this, &x](size_t column) {
+    return {x.where, x.kind,
+            [this, &x](size_t column) {
               std::vector<std::string> sigs;
               for (const ast::ParamSig& p : x.params)
-                sigs.push_back(p.name + ": " + p.type + (p.default_value ? " = " + format_expr(*p.default_value) : ""));
+                sigs.push_back(p.name + ": " + p.type +
+                               (p.default_value ? " = " + format_expr(*p.default_value) : ""));
               std::vector<std::string> head = wrap_list(sigs, column + x.name.size() + 1);
               head.front() = x.name + "(" + head.front();
               head.back() += ")";
@@ -223,37 +241,45 @@ class Formatter {
               size_t indent = column - x.kind.size() - 1;
               std::vector<Item> items;
               for (const ast::Setting& s : x.body) items.push_back(setting_item(s, indent + 2));
-              for (auto& l : body(items, x.where.begin, x.where.end, indent + 2, true)) head.push_back(std::move(l));
+              for (auto& l : body(items, x.where.begin, x.where.end, indent + 2, true))
+                head.push_back(std::move(l));
               head.push_back(spaces(indent) + "}");
               return head;
-            }, false};
+            },
+            false};
   }
   Item item_of(const ast::TaskDecl& x) {
-    return {x.where, "task", [this, &x](size_t column) {
+    return {x.where, "task",
+            [this, &x](size_t column) {
               size_t indent = column - 5;
               std::vector<std::string> out{x.name + " {"};
               std::vector<Item> items;
               for (const ast::TaskItem& t : x.items) items.push_back(task_item(t, indent + 2));
-              for (auto& l : body(items, x.where.begin, x.where.end, indent + 2, true)) out.push_back(std::move(l));
+              for (auto& l : body(items, x.where.begin, x.where.end, indent + 2, true))
+                out.push_back(std::move(l));
               out.push_back(spaces(indent) + "}");
               return out;
-            }, false};
+            },
+            false};
   }
   Item item_of(const ast::PlanDecl& x) {
-    return {x.where, "plan", [this, &x](size_t column) {
+    return {x.where, "plan",
+            [this, &x](size_t column) {
               size_t indent = column - 5;
               std::vector<std::string> out{x.name + " {"};
               std::vector<Item> items;
               for (const ast::Setting& s : x.items) items.push_back(setting_item(s, indent + 2));
-              for (auto& l : body(items, x.where.begin, x.where.end, indent + 2, true)) out.push_back(std::move(l));
+              for (auto& l : body(items, x.where.begin, x.where.end, indent + 2, true))
+                out.push_back(std::move(l));
               out.push_back(spaces(indent) + "}");
               return out;
-            }, false};
+            },
+            false};
   }
 
   // `{ a 1  b 2 }` when written on one line, else one setting per line.
-  std::vector<std::string> block_lines(std::string head, const std::vector<ast::Setting>& block, bool inline_block,
-                                       size_t indent, SourceRange where) {
+  std::vector<std::string> block_lines(std::string head, const std::vector<ast::Setting>& block,
+                                       bool inline_block, size_t indent, SourceRange where) {
     bool has_comments = false;
     for (size_t i = next_; i < file_.comments.size() && file_.comments[i].begin < where.end; ++i)
       has_comments |= file_.comments[i].begin >= where.begin;
@@ -266,7 +292,9 @@ class Formatter {
     std::vector<std::string> out{head + "{"};
     std::vector<Item> items;
     for (const ast::Setting& s : block)
-      items.push_back({s.where, s.key, [&s](size_t) { return std::vector<std::string>{format_expr(*s.values[0])}; }, true});
+      items.push_back({s.where, s.key,
+                       [&s](size_t) { return std::vector<std::string>{format_expr(*s.values[0])}; },
+                       true});
     uint32_t open = where.begin;
     for (auto& l : body(items, open, where.end, indent + 2, true)) out.push_back(std::move(l));
     out.push_back(spaces(indent) + "}");
@@ -274,30 +302,36 @@ class Formatter {
   }
 
   Item setting_item(const ast::Setting& s, size_t indent) {
-    return {s.where, s.key, [this, &s, indent](size_t column) {
+    return {s.where, s.key,
+            [this, &s, indent](size_t column) {
               std::string head;
               if (!s.subject.empty()) head = s.subject + (s.eq ? " = " : " ");
               if (s.has_block) return block_lines(head, s.block, s.block_inline, indent, s.where);
               std::vector<std::string> parts;
               for (const auto& v : s.values) parts.push_back(format_expr(*v));
-              std::vector<std::string> lines = s.commas ? wrap_list(parts, column + head.size()) : std::vector<std::string>{join(parts, " ")};
+              std::vector<std::string> lines = s.commas
+                                                   ? wrap_list(parts, column + head.size())
+                                                   : std::vector<std::string>{join(parts, " ")};
               lines.front() = head + lines.front();
               return lines;
-            }, s.key != "tolerance" && s.key != "gate"};
+            },
+            s.key != "tolerance" && s.key != "gate"};
   }
 
   Item task_item(const ast::TaskItem& t, size_t indent) {
     if (const auto* s = std::get_if<ast::Setting>(&t)) return setting_item(*s, indent);
     if (const auto* p = std::get_if<ast::ParamDecl>(&t)) {
       return {p->where, "param", [p](size_t) {
-                return std::vector<std::string>{p->name + ": " + p->type + (p->value ? " = " + format_expr(*p->value) : "")};
+                return std::vector<std::string>{p->name + ": " + p->type +
+                                                (p->value ? " = " + format_expr(*p->value) : "")};
               }};
     }
     if (const auto* x = std::get_if<ast::TensorDecl>(&t)) {
       return {x->where, x->role, [x](size_t) {
                 std::vector<std::string> dims;
                 for (const auto& d : x->dims) dims.push_back(format_expr(*d));
-                return std::vector<std::string>{x->name + ": " + x->dtype + "[" + join(dims, ", ") + "]" +
+                return std::vector<std::string>{x->name + ": " + x->dtype + "[" + join(dims, ", ") +
+                                                "]" +
                                                 (x->init ? " = " + format_expr(*x->init) : "")};
               }};
     }
@@ -307,7 +341,8 @@ class Formatter {
                 if (!e->symbol.empty()) s += " " + e->symbol;
                 if (e->has_args) {
                   std::vector<std::string> args;
-                  for (const ast::Arg& a : e->args) args.push_back((a.name.empty() ? "" : a.name + ": ") + format_expr(*a.value));
+                  for (const ast::Arg& a : e->args)
+                    args.push_back((a.name.empty() ? "" : a.name + ": ") + format_expr(*a.value));
                   s += "(" + join(args, ", ") + ")";
                 }
                 if (e->grid) s += " grid " + format_expr(*e->grid);
@@ -317,16 +352,21 @@ class Formatter {
               }};
     }
     const auto& sh = std::get<ast::ShapesDecl>(t);
-    return {sh.where, "shapes", [this, &sh, indent](size_t) {
-              if (sh.generator) return std::vector<std::string>{sh.which + " = " + format_expr(*sh.generator)};
+    return {sh.where, "shapes",
+            [this, &sh, indent](size_t) {
+              if (sh.generator)
+                return std::vector<std::string>{sh.which + " = " + format_expr(*sh.generator)};
               auto item_text = [](const ast::GridItem& g) {
                 if (g.kind == ast::GridItem::Kind::where) return "where " + format_expr(*g.expr);
-                return g.name + (g.kind == ast::GridItem::Kind::axis ? " in " : " = ") + format_expr(*g.expr);
+                return g.name + (g.kind == ast::GridItem::Kind::axis ? " in " : " = ") +
+                       format_expr(*g.expr);
               };
               bool has_comments = false;
-              for (size_t i = next_; i < file_.comments.size() && file_.comments[i].begin < sh.where.end; ++i)
+              for (size_t i = next_;
+                   i < file_.comments.size() && file_.comments[i].begin < sh.where.end; ++i)
                 has_comments |= file_.comments[i].begin >= sh.where.begin;
-              if (sh.items.empty() && !has_comments) return std::vector<std::string>{sh.which + " {}"};
+              if (sh.items.empty() && !has_comments)
+                return std::vector<std::string>{sh.which + " {}"};
               if (sh.block_inline && !has_comments) {
                 std::vector<std::string> parts;
                 for (const auto& g : sh.items) parts.push_back(item_text(g));
@@ -336,15 +376,22 @@ class Formatter {
               std::vector<Item> items;
               for (const auto& g : sh.items) {
                 std::string kw = g.kind == ast::GridItem::Kind::where ? "where" : g.name;
-                items.push_back({g.where, kw, [&g](size_t) {
-                                   if (g.kind == ast::GridItem::Kind::where) return std::vector<std::string>{format_expr(*g.expr)};
-                                   return std::vector<std::string>{(g.kind == ast::GridItem::Kind::axis ? "in " : "= ") + format_expr(*g.expr)};
-                                 }, g.kind != ast::GridItem::Kind::where});
+                items.push_back({g.where, kw,
+                                 [&g](size_t) {
+                                   if (g.kind == ast::GridItem::Kind::where)
+                                     return std::vector<std::string>{format_expr(*g.expr)};
+                                   return std::vector<std::string>{
+                                       (g.kind == ast::GridItem::Kind::axis ? "in " : "= ") +
+                                       format_expr(*g.expr)};
+                                 },
+                                 g.kind != ast::GridItem::Kind::where});
               }
-              for (auto& l : body(items, sh.where.begin, sh.where.end, indent + 2, true)) out.push_back(std::move(l));
+              for (auto& l : body(items, sh.where.begin, sh.where.end, indent + 2, true))
+                out.push_back(std::move(l));
               out.push_back(spaces(indent) + "}");
               return out;
-            }, false};
+            },
+            false};
   }
 
   const ast::File& file_;
@@ -362,28 +409,39 @@ std::string format_expr(const ast::Expr& e) {
                       std::is_same_v<T, ast::StringLit> || std::is_same_v<T, ast::DurationLit> ||
                       std::is_same_v<T, ast::SizeLit>)
           return n.text;
-        else if constexpr (std::is_same_v<T, ast::BoolLit>) return n.value ? "true" : "false";
-        else if constexpr (std::is_same_v<T, ast::NameRef>) return n.name;
-        else if constexpr (std::is_same_v<T, ast::Unary>) return std::string(1, n.op) + format_expr(*n.operand);
+        else if constexpr (std::is_same_v<T, ast::BoolLit>)
+          return n.value ? "true" : "false";
+        else if constexpr (std::is_same_v<T, ast::NameRef>)
+          return n.name;
+        else if constexpr (std::is_same_v<T, ast::Unary>)
+          return std::string(1, n.op) + format_expr(*n.operand);
         else if constexpr (std::is_same_v<T, ast::Binary>)
-          return format_expr(*n.lhs) + " " + std::string(ast::binop_text(n.op)) + " " + format_expr(*n.rhs);
-        else if constexpr (std::is_same_v<T, ast::Paren>) return "(" + format_expr(*n.inner) + ")";
-        else if constexpr (std::is_same_v<T, ast::Span>) return format_expr(*n.lo) + ".." + format_expr(*n.hi);
+          return format_expr(*n.lhs) + " " + std::string(ast::binop_text(n.op)) + " " +
+                 format_expr(*n.rhs);
+        else if constexpr (std::is_same_v<T, ast::Paren>)
+          return "(" + format_expr(*n.inner) + ")";
+        else if constexpr (std::is_same_v<T, ast::Span>)
+          return format_expr(*n.lo) + ".." + format_expr(*n.hi);
         else if constexpr (std::is_same_v<T, ast::Call>) {
           std::vector<std::string> args;
-          for (const ast::Arg& a : n.args) args.push_back((a.name.empty() ? "" : a.name + ": ") + format_expr(*a.value));
+          for (const ast::Arg& a : n.args)
+            args.push_back((a.name.empty() ? "" : a.name + ": ") + format_expr(*a.value));
           return n.callee + "(" + join(args, ", ") + ")";
         } else {
           std::vector<std::string> items;
           for (const auto& i : n.items) items.push_back(format_expr(*i));
-          if constexpr (std::is_same_v<T, ast::List>) return "[" + join(items, ", ") + "]";
-          else return "(" + join(items, ", ") + ")";
+          if constexpr (std::is_same_v<T, ast::List>)
+            return "[" + join(items, ", ") + "]";
+          else
+            return "(" + join(items, ", ") + ")";
         }
       },
       e.node);
 }
 
-std::string format_file(const ast::File& file, std::string_view source) { return Formatter(file, source).run(); }
+std::string format_file(const ast::File& file, std::string_view source) {
+  return Formatter(file, source).run();
+}
 
 std::optional<std::string> format_source(uint32_t file_id, DiagnosticEngine& diags) {
   auto file = parse_file(file_id, diags);

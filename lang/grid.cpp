@@ -25,11 +25,13 @@ std::vector<int64_t> pow2_values(int64_t lo, int64_t hi) {
 
 std::string point_text(const model::ShapePoint& p) {
   std::string out;
-  for (const auto& [name, value] : p) out += fmt::format("{}{}={}", out.empty() ? "" : ", ", name, value);
+  for (const auto& [name, value] : p)
+    out += fmt::format("{}{}={}", out.empty() ? "" : ", ", name, value);
   return out.empty() ? "{}" : out;
 }
 
-std::vector<model::ShapePoint> expand_grid(const GridSpec& spec, const NameLookup& outer, size_t cap) {
+std::vector<model::ShapePoint> expand_grid(const GridSpec& spec, const NameLookup& outer,
+                                           size_t cap) {
   size_t product = 1;
   for (const GridAxis& a : spec.axes) {
     if (a.derived) continue;
@@ -61,13 +63,15 @@ std::vector<model::ShapePoint> expand_grid(const GridSpec& spec, const NameLooku
       }
       model::Value v = evaluate(*a.derived, lookup);
       if (!std::holds_alternative<int64_t>(v))
-        throw EvalError(fmt::format("derived axis '{}' must be an integer", a.name), a.derived->where);
+        throw EvalError(fmt::format("derived axis '{}' must be an integer", a.name),
+                        a.derived->where);
       current[i] = std::get<int64_t>(v);
     }
     bool keep = true;
     for (const model::ExprRef& f : spec.filters) {
       model::Value v = evaluate(*f, lookup);
-      if (!std::holds_alternative<bool>(v)) throw EvalError("a 'where' filter must be a bool", f->where);
+      if (!std::holds_alternative<bool>(v))
+        throw EvalError("a 'where' filter must be a bool", f->where);
       if (!std::get<bool>(v)) {
         keep = false;
         break;

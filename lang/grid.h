@@ -14,13 +14,13 @@ namespace kta::lang {
 
 struct GridAxis {
   std::string name;
-  bool is_param = true;             // helper axes feed later axes and filters but not the points
-  std::vector<int64_t> values;      // a value axis
-  model::ExprRef derived;           // a derived axis: evaluated at each point
+  bool is_param = true;         // helper axes feed later axes and filters but not the points
+  std::vector<int64_t> values;  // a value axis
+  model::ExprRef derived;       // a derived axis: evaluated at each point
 };
 
 struct GridSpec {
-  std::vector<GridAxis> axes;       // cartesian product in declaration order
+  std::vector<GridAxis> axes;  // cartesian product in declaration order
   std::vector<model::ExprRef> filters;
 };
 
@@ -31,7 +31,8 @@ struct GridTooLarge {
 
 // Expands a grid. `outer` binds names other than axes (fixed params). Derived axes and filters
 // that cannot be evaluated throw EvalError.
-std::vector<model::ShapePoint> expand_grid(const GridSpec& spec, const NameLookup& outer, size_t cap);
+std::vector<model::ShapePoint> expand_grid(const GridSpec& spec, const NameLookup& outer,
+                                           size_t cap);
 
 // The values of `range(start, stop, step)` (stop exclusive) and of `pow2(lo..hi)`; empty when the
 // arguments describe no values. Throw EvalError past `cap` values.

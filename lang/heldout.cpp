@@ -37,8 +37,10 @@ int64_t clamp_value(int64_t v) { return std::clamp<int64_t>(v, 1, kMaxValue); }
 int64_t stress(int64_t v, Rng& rng) {
   static constexpr int64_t kOffsets[] = {1, 3, 5, 7, 11, 13, 17, 31};
   switch (rng.below(3)) {
-    case 0: return clamp_value(v + kOffsets[rng.below(8)]);
-    case 1: return clamp_value(v - kOffsets[rng.below(8)]);
+    case 0:
+      return clamp_value(v + kOffsets[rng.below(8)]);
+    case 1:
+      return clamp_value(v - kOffsets[rng.below(8)]);
     default: {
       if (v > (int64_t(1) << 24)) return clamp_value(v + 1 + 2 * int64_t(rng.below(8)));
       int64_t p = std::max<int64_t>(v + 1, 2);
@@ -48,7 +50,8 @@ int64_t stress(int64_t v, Rng& rng) {
   }
 }
 
-model::ShapePoint perturb_one(const model::ShapePoint& base, const std::vector<size_t>& free, size_t move, Rng& rng) {
+model::ShapePoint perturb_one(const model::ShapePoint& base, const std::vector<size_t>& free,
+                              size_t move, Rng& rng) {
   model::ShapePoint p = base;
   if (free.empty()) return p;
   size_t a = free[rng.below(free.size())];
@@ -59,16 +62,23 @@ model::ShapePoint perturb_one(const model::ShapePoint& base, const std::vector<s
       v = kEdges[rng.below(7)];
       break;
     }
-    case 1: v = clamp_value(v > kMaxValue / 4 ? v : v * int64_t(2 + rng.below(3))); break;  // scale-up
-    case 2: v = clamp_value(v / int64_t(2 + rng.below(3))); break;                         // scale-down
-    case 3: v = stress(v, rng); break;                                                      // alignment
-    default: {                                                                              // asymmetric
+    case 1:
+      v = clamp_value(v > kMaxValue / 4 ? v : v * int64_t(2 + rng.below(3)));
+      break;  // scale-up
+    case 2:
+      v = clamp_value(v / int64_t(2 + rng.below(3)));
+      break;  // scale-down
+    case 3:
+      v = stress(v, rng);
+      break;    // alignment
+    default: {  // asymmetric
       if (free.size() < 2) {
         v = clamp_value(v + (rng.below(2) ? 1 : -1));
         break;
       }
       size_t b = free[rng.below(free.size())];
-      if (b == a) b = free[(std::find(free.begin(), free.end(), a) - free.begin() + 1) % free.size()];
+      if (b == a)
+        b = free[(std::find(free.begin(), free.end(), a) - free.begin() + 1) % free.size()];
       v = clamp_value(v > kMaxValue / 2 ? v : v * 2);
       p[b].second = clamp_value(p[b].second / 2);
       break;
@@ -102,7 +112,8 @@ std::vector<model::ShapePoint> expand_heldout(const model::Task& task, uint64_t 
   std::vector<model::ShapePoint> out;
   size_t tries = 0, limit = size_t(g.count) * 64 + 64;
   for (size_t move = 0; out.size() < size_t(g.count) && tries < limit; ++tries) {
-    model::ShapePoint p = perturb_one(task.visible[rng.below(task.visible.size())], free, move, rng);
+    model::ShapePoint p =
+        perturb_one(task.visible[rng.below(task.visible.size())], free, move, rng);
     try {
       for (const auto& [name, e] : g.derived)
         for (auto& [n, v] : p)

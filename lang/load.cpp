@@ -32,14 +32,15 @@ std::optional<Loaded> load_one(const fs::path& path, ModuleLoader& loader, Sema&
 
 }  // namespace
 
-std::optional<Loaded> load_file(const fs::path& path, DiagnosticEngine& diags, const LoadOptions& options) {
+std::optional<Loaded> load_file(const fs::path& path, DiagnosticEngine& diags,
+                                const LoadOptions& options) {
   ModuleLoader loader(diags, options);
   Sema sema(loader, options);
   return load_one(path, loader, sema);
 }
 
-std::vector<std::optional<Loaded>> load_files(const std::vector<fs::path>& paths, DiagnosticEngine& diags,
-                                              const LoadOptions& options) {
+std::vector<std::optional<Loaded>> load_files(const std::vector<fs::path>& paths,
+                                              DiagnosticEngine& diags, const LoadOptions& options) {
   ModuleLoader loader(diags, options);
   Sema sema(loader, options);
   std::vector<std::optional<Loaded>> out;

@@ -43,62 +43,62 @@ struct Param {
 
 // An input distribution, e.g. normal(mean: 0, std: 2); `name` is the built-in generator.
 struct Distribution {
-  std::string name;                     // normal uniform integers ones zeros arange constant ...
-  std::map<std::string, double> args;   // evaluated keyword arguments, defaults filled in
+  std::string name;                    // normal uniform integers ones zeros arange constant ...
+  std::map<std::string, double> args;  // evaluated keyword arguments, defaults filled in
 };
 
 struct Tensor {
   std::string name;
   TensorRole role = TensorRole::input;
   DType dtype = DType::f32;
-  std::vector<ExprRef> shape;           // empty: a scalar tensor
-  std::optional<Distribution> init;     // inputs and inouts
+  std::vector<ExprRef> shape;        // empty: a scalar tensor
+  std::optional<Distribution> init;  // inputs and inouts
   lang::SourceRange where;
 };
 
 struct LaunchGeometry {
-  ExprRef grid[3];                      // null: 1
+  ExprRef grid[3];  // null: 1
   ExprRef block[3];
-  ExprRef shared_bytes;                 // null: 0
+  ExprRef shared_bytes;  // null: 0
 };
 
 struct Entry {
   Flavor flavor = Flavor::hip;
   EntryMode mode = EntryMode::kernel;
-  std::filesystem::path file;           // absolute
-  std::string symbol;                   // kernel, launcher, module class or function name
-  std::vector<std::string> args;        // kernel mode: tensor/param names in parameter order
-  std::optional<LaunchGeometry> launch; // kernel mode
-  std::vector<ExprRef> init_args;       // torch module mode
+  std::filesystem::path file;            // absolute
+  std::string symbol;                    // kernel, launcher, module class or function name
+  std::vector<std::string> args;         // kernel mode: tensor/param names in parameter order
+  std::optional<LaunchGeometry> launch;  // kernel mode
+  std::vector<ExprRef> init_args;        // torch module mode
   lang::SourceRange where;
 };
 
 struct Tolerance {
   double atol = 0;
   double rtol = 0;
-  double max_mismatch = 0;              // fraction of elements allowed to mismatch
+  double max_mismatch = 0;  // fraction of elements allowed to mismatch
   bool nan_equal = false;
-  std::string preset;                   // qualified preset name when one was used
+  std::string preset;  // qualified preset name when one was used
 };
 
 struct Timing {
   enum class Mode { cold, batch } mode = Mode::cold;
   int min_samples = 10;
   int max_samples = 1000;
-  double max_noise = 0.005;             // relative standard deviation
+  double max_noise = 0.005;  // relative standard deviation
   int64_t budget_ns = 2'000'000'000;
   int warmup = 1;
 };
 
 struct Gates {
   int correctness_seeds = 3;
-  std::optional<double> min_speedup;    // performance gate; unset: timing only, no gate
+  std::optional<double> min_speedup;         // performance gate; unset: timing only, no gate
   std::optional<std::string> audit_fail_on;  // "error" | "warning"; unset: audit is reporting only
 };
 
 // A held-out grid: explicit points, or a generator expanded by the engine from a run secret.
 struct HeldoutGenerator {
-  std::string name;                     // e.g. "perturb"
+  std::string name;  // e.g. "perturb"
   int count = 8;
   std::map<std::string, Value> args;
   // The visible grid's derived axes that are params (recomputed on each drawn point, in order)
@@ -109,8 +109,8 @@ struct HeldoutGenerator {
 
 struct Task {
   std::string name;
-  std::filesystem::path file;           // absolute path of the .kta file
-  std::filesystem::path dir;            // its folder; entry and editable paths are under it
+  std::filesystem::path file;  // absolute path of the .kta file
+  std::filesystem::path dir;   // its folder; entry and editable paths are under it
   TaskKind kind = TaskKind::hip2hip;
   std::string summary;
   std::string notes;
@@ -118,28 +118,28 @@ struct Task {
   std::vector<Tensor> tensors;
   Entry reference;
   Entry baseline;
-  Entry candidate;                      // what the agent edits; the baseline entry when not declared
+  Entry candidate;  // what the agent edits; the baseline entry when not declared
   std::vector<std::filesystem::path> editable;  // absolute
   std::vector<ShapePoint> visible;
-  std::vector<ShapePoint> heldout;              // explicit points
+  std::vector<ShapePoint> heldout;  // explicit points
   std::optional<HeldoutGenerator> heldout_generator;
   std::map<std::string, Tolerance> tolerances;  // output/inout name -> tolerance
   Gates gates;
   Timing timing;
-  ExprRef bytes;                        // null when not annotated
+  ExprRef bytes;  // null when not annotated
   ExprRef flops;
-  std::string content_hash;             // hash of the task file and every file it references
+  std::string content_hash;  // hash of the task file and every file it references
   lang::SourceRange where;
 };
 
 struct AgentDecl {
-  std::string name;                     // qualified, e.g. std.agents.claude_code
-  bool builtin = false;                 // replay, baseline
-  std::vector<std::string> command;     // template strings with {placeholders}
-  std::vector<std::string> check;       // version-check command, may be empty
+  std::string name;                  // qualified, e.g. std.agents.claude_code
+  bool builtin = false;              // replay, baseline
+  std::vector<std::string> command;  // template strings with {placeholders}
+  std::vector<std::string> check;    // version-check command, may be empty
   std::map<std::string, std::string> env;
   int64_t timeout_ns = 3600'000'000'000;
-  int64_t grace_ns = 10'000'000'000;    // after TERM on timeout, before KILL
+  int64_t grace_ns = 10'000'000'000;  // after TERM on timeout, before KILL
 };
 
 // An agent as a plan uses it: the declaration plus the arguments of this use.
@@ -153,13 +153,13 @@ struct Plan {
   std::filesystem::path file;
   std::vector<Task> tasks;
   std::vector<AgentUse> agents;
-  std::string device = "auto";          // auto | cpu | hip | hip:N
+  std::string device = "auto";  // auto | cpu | hip | hip:N
   bool heldout = true;
   int repeat = 1;
-  std::filesystem::path output;         // absolute
-  std::optional<Timing> timing;         // overrides each task's timing when set
-  std::string sandbox = "auto";         // auto | on | off: command agents under bubblewrap
-  bool network = true;                  // command agents may reach the network
+  std::filesystem::path output;  // absolute
+  std::optional<Timing> timing;  // overrides each task's timing when set
+  std::string sandbox = "auto";  // auto | on | off: command agents under bubblewrap
+  bool network = true;           // command agents may reach the network
 };
 
 }  // namespace kta::model

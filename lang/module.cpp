@@ -57,13 +57,16 @@ const ModuleCache::Entry* ModuleCache::find(const std::string& path, const Stamp
   return it != entries_.end() && it->second.stamp == stamp ? &it->second : nullptr;
 }
 
-void ModuleCache::store(const std::string& path, Entry entry) { entries_.insert_or_assign(path, std::move(entry)); }
+void ModuleCache::store(const std::string& path, Entry entry) {
+  entries_.insert_or_assign(path, std::move(entry));
+}
 
 Module* ModuleLoader::load(const fs::path& path, SourceRange requested_at, bool cacheable) {
   std::error_code ec;
   fs::path abs = normal_path(fs::absolute(path, ec));
   if (ec) abs = normal_path(fs::absolute(path));
-  if (auto it = by_path_.find(abs.native()); it != by_path_.end()) return it->second->parsed ? it->second : nullptr;
+  if (auto it = by_path_.find(abs.native()); it != by_path_.end())
+    return it->second->parsed ? it->second : nullptr;
   auto m = std::make_unique<Module>();
   Module* raw = m.get();
   modules_[abs] = std::move(m);
@@ -83,8 +86,10 @@ Module* ModuleLoader::load(const fs::path& path, SourceRange requested_at, bool 
   ModuleCache::Stamp stamp;
   if (cache) {
     std::error_code sec;
-    if (fs::is_regular_file(abs, sec)) stamp.size = fs::file_size(abs, sec);
-    else sec = std::make_error_code(std::errc::no_such_file_or_directory);
+    if (fs::is_regular_file(abs, sec))
+      stamp.size = fs::file_size(abs, sec);
+    else
+      sec = std::make_error_code(std::errc::no_such_file_or_directory);
     if (!sec) stamp.mtime = fs::last_write_time(abs, sec);
     if (sec) cache = nullptr;
   }
@@ -105,7 +110,8 @@ Module* ModuleLoader::load(const fs::path& path, SourceRange requested_at, bool 
     // Only a file that parsed without any diagnostic is kept: a hit reports nothing.
     if (cache && diags_.diagnostics().size() == reported) {
       const SourceFile& f = sources.file(raw->file);
-      cache->store(abs.native(), ModuleCache::Entry{stamp, raw->file, display, f.text, f.line_starts, raw->ast});
+      cache->store(abs.native(),
+                   ModuleCache::Entry{stamp, raw->file, display, f.text, f.line_starts, raw->ast});
     }
   }
   raw->parsed = true;
@@ -159,7 +165,8 @@ void ModuleLoader::resolve_imports(Module& m) {
       for (const fs::path& f : folders) {
         std::string shown = f.string();
         fs::path short_path = fs::absolute(f, ec).lexically_normal().lexically_relative(cwd_);
-        if (!short_path.empty() && short_path.string().size() < shown.size()) shown = short_path.string();
+        if (!short_path.empty() && short_path.string().size() < shown.size())
+          shown = short_path.string();
         list += (list.empty() ? "" : ", ") + shown;
       }
       diags_.note(imp->module_where, Msg::note_search_path, list);
@@ -169,7 +176,8 @@ void ModuleLoader::resolve_imports(Module& m) {
     for (size_t i = 0; i < loading_.size(); ++i) {
       if (loading_[i] != abs) continue;
       std::string chain;
-      for (size_t j = i; j < loading_.size(); ++j) chain += loading_[j].filename().string() + " -> ";
+      for (size_t j = i; j < loading_.size(); ++j)
+        chain += loading_[j].filename().string() + " -> ";
       chain += abs.filename().string();
       diags_.report(imp->module_where, Msg::import_cycle, chain);
       abs.clear();

@@ -24,7 +24,7 @@ struct Module {
   std::filesystem::path path;  // absolute
   ast::File ast;
   std::map<std::string, const ast::Decl*> decls;  // top-level declarations by name
-  std::map<std::string, Module*> imports;          // by alias, or full module path
+  std::map<std::string, Module*> imports;         // by alias, or full module path
   bool parsed = false;
   bool checked = false;  // its declarations went through check_module_decls
 };
@@ -65,7 +65,8 @@ class ModuleLoader {
 
   // Loads a file and, transitively, its imports. Null when the file cannot be read or parsed.
   // `cacheable`: may come from, and goes into, LoadOptions::module_cache (imports).
-  Module* load(const std::filesystem::path& path, SourceRange requested_at = {}, bool cacheable = false);
+  Module* load(const std::filesystem::path& path, SourceRange requested_at = {},
+               bool cacheable = false);
   DiagnosticEngine& diags() { return diags_; }
   const LoadOptions& options() const { return options_; }
   // Folders searched for `import` after the importing file's folder, in order.
@@ -81,9 +82,9 @@ class ModuleLoader {
   LoadOptions options_;
   std::map<std::filesystem::path, std::unique_ptr<Module>> modules_;
   std::unordered_map<std::string, Module*> by_path_;  // modules_ by path string, for lookups
-  std::vector<std::filesystem::path> loading_;  // the import chain now being loaded
-  std::filesystem::path cwd_;                    // for short file names in messages
-  std::vector<std::filesystem::path> folders_;   // search_folders()
+  std::vector<std::filesystem::path> loading_;        // the import chain now being loaded
+  std::filesystem::path cwd_;                         // for short file names in messages
+  std::vector<std::filesystem::path> folders_;        // search_folders()
 };
 
 }  // namespace kta::lang

@@ -114,7 +114,8 @@ void push(State& s, Node node, SourceRange where) {
 }
 
 void enter(State& s, uint32_t offset) {
-  if (++s.depth > kMaxNesting) throw SyntaxError{Msg::nesting_too_deep, offset, std::to_string(kMaxNesting)};
+  if (++s.depth > kMaxNesting)
+    throw SyntaxError{Msg::nesting_too_deep, offset, std::to_string(kMaxNesting)};
 }
 
 // ---- literal decoding ----
@@ -141,11 +142,19 @@ struct Unit {
   int64_t scale;
 };
 constexpr Unit kUnits[] = {
-    {"ns", true, 1},         {"us", true, 1000},          {"ms", true, 1000000},
-    {"s", true, 1000000000}, {"m", true, 60000000000},    {"h", true, 3600000000000},
-    {"B", false, 1},         {"KiB", false, 1024},        {"MiB", false, 1024 * 1024},
-    {"GiB", false, 1024ll * 1024 * 1024},                 {"KB", false, 1000},
-    {"MB", false, 1000000},  {"GB", false, 1000000000},
+    {"ns", true, 1},
+    {"us", true, 1000},
+    {"ms", true, 1000000},
+    {"s", true, 1000000000},
+    {"m", true, 60000000000},
+    {"h", true, 3600000000000},
+    {"B", false, 1},
+    {"KiB", false, 1024},
+    {"MiB", false, 1024 * 1024},
+    {"GiB", false, 1024ll * 1024 * 1024},
+    {"KB", false, 1000},
+    {"MB", false, 1000000},
+    {"GB", false, 1000000000},
 };
 
 void push_number(State& s, std::string_view text, SourceRange where) {
@@ -240,7 +249,9 @@ std::string decode_text_block(std::string_view text) {
     if (nl == std::string_view::npos) break;
     start = nl + 1;
   }
-  auto blank = [](std::string_view l) { return l.find_first_not_of(" \t\r") == std::string_view::npos; };
+  auto blank = [](std::string_view l) {
+    return l.find_first_not_of(" \t\r") == std::string_view::npos;
+  };
   if (lines.size() > 1 && blank(lines.front())) lines.erase(lines.begin());
   if (lines.size() > 1 && blank(lines.back())) lines.pop_back();
   size_t indent = std::string_view::npos;
@@ -280,21 +291,36 @@ size_t height(const ExprPtr& e) { return e ? height_of(*e) : 0; }
 void push_binary(State& s, std::string_view op_text, uint32_t offset) {
   ExprPtr rhs = s.pop(), lhs = s.pop();
   ast::BinOp op{};
-  if (op_text.starts_with("<<")) op = ast::BinOp::shl;
-  else if (op_text.starts_with(">>")) op = ast::BinOp::shr;
-  else if (op_text.starts_with("<=")) op = ast::BinOp::le;
-  else if (op_text.starts_with(">=")) op = ast::BinOp::ge;
-  else if (op_text.starts_with("==")) op = ast::BinOp::eq;
-  else if (op_text.starts_with("!=")) op = ast::BinOp::ne;
-  else if (op_text.starts_with("&&")) op = ast::BinOp::land;
-  else if (op_text.starts_with("||")) op = ast::BinOp::lor;
-  else if (op_text[0] == '<') op = ast::BinOp::lt;
-  else if (op_text[0] == '>') op = ast::BinOp::gt;
-  else if (op_text[0] == '*') op = ast::BinOp::mul;
-  else if (op_text[0] == '/') op = ast::BinOp::div;
-  else if (op_text[0] == '%') op = ast::BinOp::mod;
-  else if (op_text[0] == '+') op = ast::BinOp::add;
-  else op = ast::BinOp::sub;
+  if (op_text.starts_with("<<"))
+    op = ast::BinOp::shl;
+  else if (op_text.starts_with(">>"))
+    op = ast::BinOp::shr;
+  else if (op_text.starts_with("<="))
+    op = ast::BinOp::le;
+  else if (op_text.starts_with(">="))
+    op = ast::BinOp::ge;
+  else if (op_text.starts_with("=="))
+    op = ast::BinOp::eq;
+  else if (op_text.starts_with("!="))
+    op = ast::BinOp::ne;
+  else if (op_text.starts_with("&&"))
+    op = ast::BinOp::land;
+  else if (op_text.starts_with("||"))
+    op = ast::BinOp::lor;
+  else if (op_text[0] == '<')
+    op = ast::BinOp::lt;
+  else if (op_text[0] == '>')
+    op = ast::BinOp::gt;
+  else if (op_text[0] == '*')
+    op = ast::BinOp::mul;
+  else if (op_text[0] == '/')
+    op = ast::BinOp::div;
+  else if (op_text[0] == '%')
+    op = ast::BinOp::mod;
+  else if (op_text[0] == '+')
+    op = ast::BinOp::add;
+  else
+    op = ast::BinOp::sub;
   if (std::max(height(lhs), height(rhs)) + 1 > kMaxExprHeight)
     throw SyntaxError{Msg::nesting_too_deep, offset, std::to_string(kMaxExprHeight)};
   SourceRange where = s.span(lhs->where, rhs->where);
@@ -304,37 +330,56 @@ void push_binary(State& s, std::string_view op_text, uint32_t offset) {
 template <typename Rule>
 struct action : pegtl::nothing<Rule> {};
 
-#define KTA_ACTION(rule) \
-  template <>            \
-  struct action<g::rule> \
-  {                      \
+#define KTA_ACTION(rule)   \
+  template <>              \
+  struct action<g::rule> { \
     template <typename In> \
     static void apply([[maybe_unused]] const In& in, [[maybe_unused]] State& s)
 
 KTA_ACTION(line_comment) {
   uint32_t b = s.offset(in);
   s.comments[b] = ast::Comment{std::string(trim(in.string_view())), b, b + uint32_t(in.size())};
-}};
+}
+};
 KTA_ACTION(block_comment) {
   uint32_t b = s.offset(in);
   s.comments[b] = ast::Comment{in.string(), b, b + uint32_t(in.size())};
-}};
-KTA_ACTION(comment_open) { s.open_offset = s.offset(in); }};
-KTA_ACTION(text_open) { s.open_offset = s.offset(in); }};
-KTA_ACTION(string_open) { s.open_offset = s.offset(in); }};
-KTA_ACTION(number) { push_number(s, in.string_view(), s.range(in)); }};
+}
+};
+KTA_ACTION(comment_open) { s.open_offset = s.offset(in); }
+}
+;
+KTA_ACTION(text_open) { s.open_offset = s.offset(in); }
+}
+;
+KTA_ACTION(string_open) { s.open_offset = s.offset(in); }
+}
+;
+KTA_ACTION(number) { push_number(s, in.string_view(), s.range(in)); }
+}
+;
 KTA_ACTION(plain_string) {
   push(s, ast::StringLit{decode_string(in.string_view()), in.string()}, s.range(in));
-}};
+}
+}
+;
 KTA_ACTION(text_block) {
   push(s, ast::StringLit{decode_text_block(in.string_view()), in.string()}, s.range(in));
-}};
-KTA_ACTION(bool_lit) { push(s, ast::BoolLit{in.string_view() == "true"}, s.range(in)); }};
-KTA_ACTION(name_ref) { push(s, ast::NameRef{in.string()}, s.range(in)); }};
+}
+}
+;
+KTA_ACTION(bool_lit) { push(s, ast::BoolLit{in.string_view() == "true"}, s.range(in)); }
+}
+;
+KTA_ACTION(name_ref) { push(s, ast::NameRef{in.string()}, s.range(in)); }
+}
+;
 KTA_ACTION(paren_open) {
   enter(s, s.offset(in));
   s.marks.push_back(s.exprs.size());
-}};
+}
+}
+;
 KTA_ACTION(paren_expr) {
   size_t mark = s.marks.back();
   s.marks.pop_back();
@@ -345,11 +390,15 @@ KTA_ACTION(paren_expr) {
     push(s, ast::Paren{std::move(items[0])}, s.range(in));
   else
     push(s, ast::Tuple{std::move(items)}, s.range(in));
-}};
+}
+}
+;
 KTA_ACTION(list_open) {
   enter(s, s.offset(in));
   s.marks.push_back(s.exprs.size());
-}};
+}
+}
+;
 KTA_ACTION(list_expr) {
   size_t mark = s.marks.back();
   s.marks.pop_back();
@@ -357,53 +406,85 @@ KTA_ACTION(list_expr) {
   std::vector<ExprPtr> items(s.exprs.begin() + long(mark), s.exprs.end());
   s.exprs.resize(mark);
   push(s, ast::List{std::move(items)}, s.range(in));
-}};
+}
+}
+;
 KTA_ACTION(call_head) {
   enter(s, s.offset(in));
   s.calls.push_back(CallFrame{in.string(), s.range(in), {}, {}, {}});
-}};
+}
+}
+;
 KTA_ACTION(arg_key) {
   std::string_view word = first_word(in.string_view());
   s.calls.back().key = std::string(word);
   s.calls.back().key_where = s.sm.range(s.file, s.offset(in), s.offset(in) + uint32_t(word.size()));
-}};
+}
+}
+;
 KTA_ACTION(span_tail) {
   ExprPtr hi = s.pop(), lo = s.pop();
   SourceRange where = s.span(lo->where, hi->where);
   push(s, ast::Span{std::move(lo), std::move(hi)}, where);
-}};
+}
+}
+;
 KTA_ACTION(arg) {
   CallFrame& f = s.calls.back();
   f.args.push_back(ast::Arg{std::move(f.key), f.key_where, s.pop()});
   f.key.clear();
   f.key_where = {};
-}};
+}
+}
+;
 KTA_ACTION(call_expr) {
   CallFrame f = std::move(s.calls.back());
   s.calls.pop_back();
   --s.depth;
   push(s, ast::Call{std::move(f.callee), f.where, std::move(f.args)}, s.range(in));
-}};
-KTA_ACTION(unary_op) { enter(s, s.offset(in)); }};
+}
+}
+;
+KTA_ACTION(unary_op) { enter(s, s.offset(in)); }
+}
+;
 KTA_ACTION(prefixed) {
   --s.depth;
   ExprPtr operand = s.pop();
   push(s, ast::Unary{in.peek_char(), std::move(operand)}, s.range(in));
-}};
-KTA_ACTION(mul_tail) { push_binary(s, in.string_view(), s.offset(in)); }};
-KTA_ACTION(add_tail) { push_binary(s, in.string_view(), s.offset(in)); }};
-KTA_ACTION(shift_tail) { push_binary(s, in.string_view(), s.offset(in)); }};
-KTA_ACTION(cmp_tail) { push_binary(s, in.string_view(), s.offset(in)); }};
-KTA_ACTION(and_tail) { push_binary(s, in.string_view(), s.offset(in)); }};
-KTA_ACTION(or_tail) { push_binary(s, in.string_view(), s.offset(in)); }};
+}
+}
+;
+KTA_ACTION(mul_tail) { push_binary(s, in.string_view(), s.offset(in)); }
+}
+;
+KTA_ACTION(add_tail) { push_binary(s, in.string_view(), s.offset(in)); }
+}
+;
+KTA_ACTION(shift_tail) { push_binary(s, in.string_view(), s.offset(in)); }
+}
+;
+KTA_ACTION(cmp_tail) { push_binary(s, in.string_view(), s.offset(in)); }
+}
+;
+KTA_ACTION(and_tail) { push_binary(s, in.string_view(), s.offset(in)); }
+}
+;
+KTA_ACTION(or_tail) { push_binary(s, in.string_view(), s.offset(in)); }
+}
+;
 
 // ---- settings ----
 KTA_ACTION(block_key) {
   s.block_key = in.string();
   s.block_key_where = s.range(in);
   s.block_eq = false;
-}};
-KTA_ACTION(block_eq) { s.block_eq = true; }};
+}
+}
+;
+KTA_ACTION(block_eq) { s.block_eq = true; }
+}
+;
 KTA_ACTION(block_setting) {
   ast::Setting st;
   st.key = std::move(s.block_key);
@@ -412,22 +493,34 @@ KTA_ACTION(block_setting) {
   st.values.push_back(s.pop());
   st.where = s.range(in);
   s.block.push_back(std::move(st));
-}};
+}
+}
+;
 KTA_ACTION(settings_block) {
   s.has_block = true;
   s.block_inline = in.string_view().find('\n') == std::string_view::npos;
-}};
+}
+}
+;
 KTA_ACTION(setting_key) {
   s.key = in.string();
   s.key_where = s.range(in);
-}};
+}
+}
+;
 KTA_ACTION(setting_subject) {
   std::string_view word = first_word(in.string_view());
   s.subject = std::string(word);
   s.subject_where = s.sm.range(s.file, s.offset(in), s.offset(in) + uint32_t(word.size()));
-}};
-KTA_ACTION(setting_eq) { s.eq = true; }};
-KTA_ACTION(value_comma) { s.commas = true; }};
+}
+}
+;
+KTA_ACTION(setting_eq) { s.eq = true; }
+}
+;
+KTA_ACTION(value_comma) { s.commas = true; }
+}
+;
 KTA_ACTION(line_setting) {
   ast::Setting st;
   st.key = std::move(s.key);
@@ -443,36 +536,54 @@ KTA_ACTION(line_setting) {
   st.where = s.range(in);
   s.body.push_back(std::move(st));
   s.reset_setting();
-}};
+}
+}
+;
 
 // ---- task statements ----
 KTA_ACTION(param_name) {
   s.name = in.string();
   s.name_where = s.range(in);
   s.has_value = false;
-}};
+}
+}
+;
 KTA_ACTION(tensor_name) {
   s.name = in.string();
   s.name_where = s.range(in);
   s.has_value = false;
-}};
+}
+}
+;
 KTA_ACTION(scalar_type) {
   s.type = in.string();
   s.type_where = s.range(in);
-}};
+}
+}
+;
 KTA_ACTION(dtype) {
   s.type = in.string();
   s.type_where = s.range(in);
-}};
-KTA_ACTION(param_value) { s.has_value = true; }};
-KTA_ACTION(tensor_init) { s.has_value = true; }};
-KTA_ACTION(tensor_role) { s.role = in.string(); }};
+}
+}
+;
+KTA_ACTION(param_value) { s.has_value = true; }
+}
+;
+KTA_ACTION(tensor_init) { s.has_value = true; }
+}
+;
+KTA_ACTION(tensor_role) { s.role = in.string(); }
+}
+;
 KTA_ACTION(param_stmt) {
   ast::ParamDecl p{s.name, s.name_where, s.type, s.type_where, nullptr, s.range(in)};
   if (s.has_value) p.value = s.pop();
   s.exprs.clear();
   s.task_items.push_back(std::move(p));
-}};
+}
+}
+;
 KTA_ACTION(tensor_stmt) {
   ast::TensorDecl t;
   t.role = s.role;
@@ -484,35 +595,56 @@ KTA_ACTION(tensor_stmt) {
   t.dims = s.take_all();
   t.where = s.range(in);
   s.task_items.push_back(std::move(t));
-}};
+}
+}
+;
 KTA_ACTION(entry_which) {
   s.entry = ast::EntryDecl{};
   s.entry.which = in.string();
   s.entry_frame = false;
-}};
+}
+}
+;
 KTA_ACTION(flavor) {
   s.entry.flavor = in.string();
   s.entry.flavor_where = s.range(in);
-}};
+}
+}
+;
 KTA_ACTION(entry_file) {
   s.entry.file = decode_string(in.string_view());
   s.entry.file_text = in.string();
   s.entry.file_where = s.range(in);
-}};
+}
+}
+;
 KTA_ACTION(entry_symbol) {
   s.entry.symbol = in.string();
   s.entry.symbol_where = s.range(in);
   s.calls.push_back(CallFrame{in.string(), s.range(in), {}, {}, {}});
   s.entry_frame = true;
-}};
-KTA_ACTION(entry_args) { s.entry.has_args = true; }};
+}
+}
+;
+KTA_ACTION(entry_args) { s.entry.has_args = true; }
+}
+;
 KTA_ACTION(entry_mode) {
   s.entry.mode = std::string(first_word(in.string_view()));
-  s.entry.mode_where = s.sm.range(s.file, s.offset(in), s.offset(in) + uint32_t(s.entry.mode.size()));
-}};
-KTA_ACTION(grid_clause) { s.entry.grid = s.pop(); }};
-KTA_ACTION(block_clause) { s.entry.block = s.pop(); }};
-KTA_ACTION(shared_clause) { s.entry.shared = s.pop(); }};
+  s.entry.mode_where =
+      s.sm.range(s.file, s.offset(in), s.offset(in) + uint32_t(s.entry.mode.size()));
+}
+}
+;
+KTA_ACTION(grid_clause) { s.entry.grid = s.pop(); }
+}
+;
+KTA_ACTION(block_clause) { s.entry.block = s.pop(); }
+}
+;
+KTA_ACTION(shared_clause) { s.entry.shared = s.pop(); }
+}
+;
 KTA_ACTION(entry_stmt) {
   if (s.entry_frame) {
     s.entry.args = std::move(s.calls.back().args);
@@ -522,87 +654,145 @@ KTA_ACTION(entry_stmt) {
   s.exprs.clear();
   s.task_items.push_back(std::move(s.entry));
   s.entry = ast::EntryDecl{};
-}};
+}
+}
+;
 KTA_ACTION(grid_which) {
   s.shapes = ast::ShapesDecl{};
   s.shapes.which = in.string();
   s.shapes.which_where = s.range(in);
-}};
+}
+}
+;
 KTA_ACTION(axis_name) {
   s.axis = in.string();
   s.axis_where = s.range(in);
-}};
-KTA_ACTION(axis_in) { s.axis_kind = ast::GridItem::Kind::axis; }};
-KTA_ACTION(axis_derived) { s.axis_kind = ast::GridItem::Kind::derived; }};
+}
+}
+;
+KTA_ACTION(axis_in) { s.axis_kind = ast::GridItem::Kind::axis; }
+}
+;
+KTA_ACTION(axis_derived) { s.axis_kind = ast::GridItem::Kind::derived; }
+}
+;
 KTA_ACTION(axis_item) {
   s.shapes.items.push_back(ast::GridItem{s.axis_kind, s.axis, s.axis_where, s.pop(), s.range(in)});
-}};
+}
+}
+;
 KTA_ACTION(where_item) {
   s.shapes.items.push_back(ast::GridItem{ast::GridItem::Kind::where, "", {}, s.pop(), s.range(in)});
-}};
-KTA_ACTION(grid_block) { s.shapes.block_inline = in.string_view().find('\n') == std::string_view::npos; }};
-KTA_ACTION(grid_generator) { s.shapes.generator = s.pop(); }};
+}
+}
+;
+KTA_ACTION(grid_block) {
+  s.shapes.block_inline = in.string_view().find('\n') == std::string_view::npos;
+}
+}
+;
+KTA_ACTION(grid_generator) { s.shapes.generator = s.pop(); }
+}
+;
 KTA_ACTION(shapes_stmt) {
   s.shapes.where = s.range(in);
   s.task_items.push_back(std::move(s.shapes));
   s.shapes = ast::ShapesDecl{};
-}};
+}
+}
+;
 KTA_ACTION(task_item) {
   for (auto& st : s.body) s.task_items.push_back(std::move(st));
   s.body.clear();
-}};
+}
+}
+;
 
 // ---- declarations ----
 KTA_ACTION(module_path) {
   s.import = ast::Import{};
   s.import.module = in.string();
   s.import.module_where = s.range(in);
-}};
+}
+}
+;
 KTA_ACTION(import_alias) {
   s.import.alias = in.string();
   s.import.alias_where = s.range(in);
-}};
+}
+}
+;
 KTA_ACTION(import_decl) {
   s.import.where = s.range(in);
   s.out.decls.push_back(std::move(s.import));
-}};
+}
+}
+;
 template <typename In>
 void set_decl_name(const In& in, State& s) {
   s.decl_name = in.string();
   s.decl_name_where = s.range(in);
 }
-KTA_ACTION(const_name) { set_decl_name(in, s); }};
-KTA_ACTION(preset_name) { set_decl_name(in, s); }};
+KTA_ACTION(const_name) { set_decl_name(in, s); }
+}
+;
+KTA_ACTION(preset_name) { set_decl_name(in, s); }
+}
+;
 KTA_ACTION(callable_name) {
   set_decl_name(in, s);
   s.sigs.clear();
   s.builtin = false;
-}};
-KTA_ACTION(task_name) { set_decl_name(in, s); }};
-KTA_ACTION(plan_name) { set_decl_name(in, s); }};
+}
+}
+;
+KTA_ACTION(task_name) { set_decl_name(in, s); }
+}
+;
+KTA_ACTION(plan_name) { set_decl_name(in, s); }
+}
+;
 KTA_ACTION(const_decl) {
   s.out.decls.push_back(ast::ConstDecl{s.decl_name, s.decl_name_where, s.pop(), s.range(in)});
   s.exprs.clear();
-}};
-KTA_ACTION(preset_kind) { s.decl_kind = in.string(); }};
-KTA_ACTION(callable_kind) { s.decl_kind = in.string(); }};
+}
+}
+;
+KTA_ACTION(preset_kind) { s.decl_kind = in.string(); }
+}
+;
+KTA_ACTION(callable_kind) { s.decl_kind = in.string(); }
+}
+;
 KTA_ACTION(preset_decl) {
   s.out.decls.push_back(ast::PresetDecl{s.decl_kind, s.decl_name, s.decl_name_where,
                                         std::move(s.block), s.block_inline, s.range(in)});
   s.reset_setting();
-}};
+}
+}
+;
 KTA_ACTION(sig_name) {
   s.sig = ast::ParamSig{};
   s.sig.name = in.string();
   s.sig.name_where = s.range(in);
-}};
+}
+}
+;
 KTA_ACTION(sig_type) {
   s.sig.type = in.string();
   s.sig.type_where = s.range(in);
-}};
-KTA_ACTION(sig_default) { s.sig.default_value = s.pop(); }};
-KTA_ACTION(param_sig) { s.sigs.push_back(std::move(s.sig)); }};
-KTA_ACTION(builtin_kw) { s.builtin = true; }};
+}
+}
+;
+KTA_ACTION(sig_default) { s.sig.default_value = s.pop(); }
+}
+;
+KTA_ACTION(param_sig) { s.sigs.push_back(std::move(s.sig)); }
+}
+;
+KTA_ACTION(builtin_kw) { s.builtin = true; }
+}
+;
 KTA_ACTION(callable_decl) {
   ast::CallableDecl c;
   c.kind = s.decl_kind;
@@ -615,15 +805,23 @@ KTA_ACTION(callable_decl) {
   s.body.clear();
   s.sigs.clear();
   s.out.decls.push_back(std::move(c));
-}};
+}
+}
+;
 KTA_ACTION(task_decl) {
-  s.out.decls.push_back(ast::TaskDecl{s.decl_name, s.decl_name_where, std::move(s.task_items), s.range(in)});
+  s.out.decls.push_back(
+      ast::TaskDecl{s.decl_name, s.decl_name_where, std::move(s.task_items), s.range(in)});
   s.task_items.clear();
-}};
+}
+}
+;
 KTA_ACTION(plan_decl) {
-  s.out.decls.push_back(ast::PlanDecl{s.decl_name, s.decl_name_where, std::move(s.body), s.range(in)});
+  s.out.decls.push_back(
+      ast::PlanDecl{s.decl_name, s.decl_name_where, std::move(s.body), s.range(in)});
   s.body.clear();
-}};
+}
+}
+;
 
 #undef KTA_ACTION
 
@@ -724,11 +922,16 @@ size_t height_of(const ast::Expr& e) {
   return std::visit(
       [](const auto& n) -> size_t {
         using T = std::decay_t<decltype(n)>;
-        if constexpr (std::is_same_v<T, ast::Unary>) return 1 + height(n.operand);
-        else if constexpr (std::is_same_v<T, ast::Binary>) return 1 + std::max(height(n.lhs), height(n.rhs));
-        else if constexpr (std::is_same_v<T, ast::Paren>) return 1 + height(n.inner);
-        else if constexpr (std::is_same_v<T, ast::Span>) return 1 + std::max(height(n.lo), height(n.hi));
-        else return 1;  // calls, lists and tuples are bounded by kMaxNesting
+        if constexpr (std::is_same_v<T, ast::Unary>)
+          return 1 + height(n.operand);
+        else if constexpr (std::is_same_v<T, ast::Binary>)
+          return 1 + std::max(height(n.lhs), height(n.rhs));
+        else if constexpr (std::is_same_v<T, ast::Paren>)
+          return 1 + height(n.inner);
+        else if constexpr (std::is_same_v<T, ast::Span>)
+          return 1 + std::max(height(n.lo), height(n.hi));
+        else
+          return 1;  // calls, lists and tuples are bounded by kMaxNesting
       },
       e.node);
 }
@@ -754,7 +957,8 @@ std::optional<ast::File> parse_file(uint32_t file_id, DiagnosticEngine& diags) {
     if (msg == Msg::unterminated_text_block) begin = s.open_offset, end = begin + 3;
     if (msg == Msg::unterminated_comment) begin = s.open_offset, end = begin + 2;
     std::string hint;
-    if (msg == Msg::expected_declaration && len > 0 && std::isalpha(static_cast<unsigned char>(f.text[begin]))) {
+    if (msg == Msg::expected_declaration && len > 0 &&
+        std::isalpha(static_cast<unsigned char>(f.text[begin]))) {
       hint = closest_match(std::string_view(f.text).substr(begin, len),
                            {"import", "const", "tolerance", "timing", "distribution", "generator",
                             "agent", "task", "plan"});

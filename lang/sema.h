@@ -61,7 +61,8 @@ class Sema {
 
   // Settings helpers: each reports its own errors.
   const ast::Expr* single_value(const ast::Setting& s);
-  std::optional<std::string> word(const ast::Setting& s, std::initializer_list<std::string_view> allowed);
+  std::optional<std::string> word(const ast::Setting& s,
+                                  std::initializer_list<std::string_view> allowed);
   std::optional<std::string> string_value(const ast::Setting& s, Module& m);
   std::optional<int64_t> int_value(const ast::Setting& s, Module& m, int64_t min);
   std::optional<double> number_value(const ast::Setting& s, Module& m);
@@ -72,7 +73,8 @@ class Sema {
   // arguments, type errors; defaults filled in. `skip` leading positional args are not bound.
   std::optional<std::map<std::string, model::Value>> bind_call(const ast::Call& call, Module& from,
                                                                const ast::CallableDecl& decl,
-                                                               Module& decl_module, size_t skip = 0);
+                                                               Module& decl_module,
+                                                               size_t skip = 0);
   // Resolves a call's callee to a callable of `kind` (distribution, generator, agent).
   std::optional<std::pair<const ast::CallableDecl*, Module*>> callable(const ast::Call& call,
                                                                        Module& from,
@@ -103,20 +105,22 @@ struct TaskContext {
   const ast::EntryDecl* candidate = nullptr;  // optional except for torch2hip
   const ast::ShapesDecl* visible = nullptr;
   const ast::ShapesDecl* heldout = nullptr;
-  Scope scope;  // every param, typed
+  Scope scope;                                    // every param, typed
   std::vector<std::filesystem::path> referenced;  // files whose bytes go into the content hash
   DiagnosticEngine& diags() { return sema.diags(); }
 };
 
 // ---- passes ----
-void check_module_decls(Sema& sema, Module& m);           // sema_decls.cpp
-void collect_task_items(TaskContext& ctx);                // sema_names.cpp
-void check_tensors(TaskContext& ctx);                     // sema_tensors.cpp
-void check_entries(TaskContext& ctx);                     // sema_entries.cpp
-void check_grids(TaskContext& ctx);                       // sema_grids.cpp
-void check_tolerances_and_gates(TaskContext& ctx);        // sema_gates.cpp
-std::optional<model::Task> lower_task(Sema& sema, Module& m, const ast::TaskDecl& decl);  // sema_task.cpp
-std::optional<model::Plan> lower_plan(Sema& sema, Module& m, const ast::PlanDecl& decl);  // sema_plan.cpp
+void check_module_decls(Sema& sema, Module& m);     // sema_decls.cpp
+void collect_task_items(TaskContext& ctx);          // sema_names.cpp
+void check_tensors(TaskContext& ctx);               // sema_tensors.cpp
+void check_entries(TaskContext& ctx);               // sema_entries.cpp
+void check_grids(TaskContext& ctx);                 // sema_grids.cpp
+void check_tolerances_and_gates(TaskContext& ctx);  // sema_gates.cpp
+std::optional<model::Task> lower_task(Sema& sema, Module& m,
+                                      const ast::TaskDecl& decl);  // sema_task.cpp
+std::optional<model::Plan> lower_plan(Sema& sema, Module& m,
+                                      const ast::PlanDecl& decl);  // sema_plan.cpp
 std::optional<model::AgentDecl> lower_agent(Sema& sema, Module& m, const ast::CallableDecl& decl,
                                             const std::map<std::string, model::Value>& args,
                                             bool report = true);  // sema_agents.cpp
@@ -127,8 +131,10 @@ namespace kta::lang {
 // Runs check_module_decls on every parsed module the loader holds that was not checked yet.
 void check_all_modules(Sema& sema);  // sema_decls.cpp
 // The single .kta file of a folder, or the file itself; reports folders with none or several.
-std::optional<std::filesystem::path> task_file_of(const std::filesystem::path& p, DiagnosticEngine& d,
+std::optional<std::filesystem::path> task_file_of(const std::filesystem::path& p,
+                                                  DiagnosticEngine& d,
                                                   SourceRange where);  // sema_plan.cpp
 // Paths matching a pattern with `*`, `?` and `**` components, sorted.
-std::vector<std::filesystem::path> glob_paths(const std::filesystem::path& pattern);  // sema_plan.cpp
+std::vector<std::filesystem::path> glob_paths(
+    const std::filesystem::path& pattern);  // sema_plan.cpp
 }  // namespace kta::lang

@@ -10,8 +10,11 @@ namespace {
 std::vector<std::string> strings_of(Sema& sema, const ast::Setting& s, bool report) {
   std::vector<std::string> out;
   for (const ast::ExprPtr& v : s.values) {
-    if (const auto* str = std::get_if<ast::StringLit>(&v->node)) out.push_back(str->value);
-    else if (report) sema.diags().report(v->where, Msg::type_mismatch, fmt::format("a part of '{}'", s.key), "a string", "an expression");
+    if (const auto* str = std::get_if<ast::StringLit>(&v->node))
+      out.push_back(str->value);
+    else if (report)
+      sema.diags().report(v->where, Msg::type_mismatch, fmt::format("a part of '{}'", s.key),
+                          "a string", "an expression");
   }
   return out;
 }
@@ -38,7 +41,8 @@ void check_placeholders(Sema& sema, const ast::CallableDecl& decl, const ast::Se
 }  // namespace
 
 std::optional<model::AgentDecl> lower_agent(Sema& sema, Module& m, const ast::CallableDecl& decl,
-                                            const std::map<std::string, model::Value>& args, bool report) {
+                                            const std::map<std::string, model::Value>& args,
+                                            bool report) {
   DiagnosticEngine& d = sema.diags();
   size_t before = d.error_count();
   model::AgentDecl out;
@@ -52,8 +56,10 @@ std::optional<model::AgentDecl> lower_agent(Sema& sema, Module& m, const ast::Ca
       if (!report) continue;
       std::string hint = closest_match(s.key, kKeys);
       std::string where = fmt::format("agent '{}'", decl.name);
-      if (hint.empty()) d.report(s.key_where, Msg::unknown_setting, s.key, where);
-      else d.report(s.key_where, Msg::unknown_setting_hint, s.key, where, hint);
+      if (hint.empty())
+        d.report(s.key_where, Msg::unknown_setting, s.key, where);
+      else
+        d.report(s.key_where, Msg::unknown_setting_hint, s.key, where, hint);
       continue;
     }
     if (s.key == "command" || s.key == "check") {
@@ -64,7 +70,9 @@ std::optional<model::AgentDecl> lower_agent(Sema& sema, Module& m, const ast::Ca
       const ast::Expr* v = s.values.size() == 1 ? s.values[0].get() : nullptr;
       const auto* str = v ? std::get_if<ast::StringLit>(&v->node) : nullptr;
       if (s.subject.empty() || !str) {
-        if (report) d.report(s.key_where, Msg::type_mismatch, "'env'", "'env NAME = \"value\"'", "something else");
+        if (report)
+          d.report(s.key_where, Msg::type_mismatch, "'env'", "'env NAME = \"value\"'",
+                   "something else");
         continue;
       }
       if (report) check_placeholders(sema, decl, s);
@@ -73,26 +81,32 @@ std::optional<model::AgentDecl> lower_agent(Sema& sema, Module& m, const ast::Ca
       const ast::Expr* v = sema.single_value(s);
       if (!v) continue;
       Scope scope{&m, {}, false};
-      for (const ast::ParamSig& p : decl.params) scope.names[p.name] = p.type == "duration" ? Ty::duration : Ty::any;
+      for (const ast::ParamSig& p : decl.params)
+        scope.names[p.name] = p.type == "duration" ? Ty::duration : Ty::any;
       size_t errs = d.error_count();
       Ty t = sema.check_expr(*v, scope);
       if (d.error_count() != errs) continue;
       if (t != Ty::duration && t != Ty::any) {
-        d.report(v->where, Msg::type_mismatch, fmt::format("'{}'", s.key), "a duration", type_name(t));
+        d.report(v->where, Msg::type_mismatch, fmt::format("'{}'", s.key), "a duration",
+                 type_name(t));
         continue;
       }
       NameLookup lookup = [&](const std::string& name) -> std::optional<model::Value> {
         if (auto it = args.find(name); it != args.end()) return it->second;
         auto r = sema.resolve(m, name, v->where, false);
         if (r)
-          if (const auto* c = std::get_if<ast::ConstDecl>(r->decl)) return sema.const_value(*r->module, *c);
+          if (const auto* c = std::get_if<ast::ConstDecl>(r->decl))
+            return sema.const_value(*r->module, *c);
         return std::nullopt;
       };
       try {
         model::Value tv = evaluate(*v, lookup);
         int64_t& target = s.key == "grace" ? out.grace_ns : out.timeout_ns;
-        if (std::holds_alternative<int64_t>(tv) && std::get<int64_t>(tv) > 0) target = std::get<int64_t>(tv);
-        else d.report(v->where, Msg::value_out_of_range, fmt::format("'{}'", s.key), "a positive duration", value_text(tv));
+        if (std::holds_alternative<int64_t>(tv) && std::get<int64_t>(tv) > 0)
+          target = std::get<int64_t>(tv);
+        else
+          d.report(v->where, Msg::value_out_of_range, fmt::format("'{}'", s.key),
+                   "a positive duration", value_text(tv));
       } catch (const EvalError& e) {
         d.report(v->where, Msg::eval_error, s.key, e.what());
       }
@@ -109,7 +123,8 @@ std::optional<model::AgentUse> Sema::agent_use(const ast::Expr& e, Module& from)
   if (!call) {
     const auto* name = std::get_if<ast::NameRef>(&e.node);
     if (!name) {
-      diags().report(e.where, Msg::type_mismatch, "'agent'", "an agent such as std.agents.replay(dir: \"solutions\")", "an expression");
+      diags().report(e.where, Msg::type_mismatch, "'agent'",
+                     "an agent such as std.agents.replay(dir: \"solutions\")", "an expression");
       return std::nullopt;
     }
     bare.callee = name->name;

@@ -7,7 +7,8 @@
 namespace kta::lang {
 namespace {
 
-constexpr std::string_view kParamTypes[] = {"i32", "i64", "u32", "u64", "f32", "f64", "bool", "string", "duration", "size"};
+constexpr std::string_view kParamTypes[] = {"i32", "i64",  "u32",    "u64",      "f32",
+                                            "f64", "bool", "string", "duration", "size"};
 
 void check_callable(Sema& sema, Module& m, const ast::CallableDecl& c) {
   DiagnosticEngine& d = sema.diags();
@@ -17,12 +18,14 @@ void check_callable(Sema& sema, Module& m, const ast::CallableDecl& c) {
     bool known = false;
     for (auto t : kParamTypes) known |= t == p.type;
     if (!known) {
-      d.report(p.type_where, Msg::bad_enum, fmt::format("the type of '{}'", p.name), "i32, i64, u32, u64, f32, f64, bool, string, duration, size", p.type);
+      d.report(p.type_where, Msg::bad_enum, fmt::format("the type of '{}'", p.name),
+               "i32, i64, u32, u64, f32, f64, bool, string, duration, size", p.type);
       continue;
     }
   }
   if (c.kind != "agent" && !c.builtin) {
-    d.report(c.name_where, Msg::type_mismatch, fmt::format("{} '{}'", c.kind, c.name), "builtin", "a body");
+    d.report(c.name_where, Msg::type_mismatch, fmt::format("{} '{}'", c.kind, c.name), "builtin",
+             "a body");
     return;
   }
   if (c.kind != "agent") return;
@@ -35,10 +38,14 @@ void check_callable(Sema& sema, Module& m, const ast::CallableDecl& c) {
   } else {
     std::map<std::string, model::Value> placeholders;
     for (const ast::ParamSig& p : c.params) {
-      if (p.type == "string") placeholders[p.name] = std::string();
-      else if (p.type == "bool") placeholders[p.name] = false;
-      else if (p.type[0] == 'f') placeholders[p.name] = 0.0;
-      else placeholders[p.name] = int64_t{1};
+      if (p.type == "string")
+        placeholders[p.name] = std::string();
+      else if (p.type == "bool")
+        placeholders[p.name] = false;
+      else if (p.type[0] == 'f')
+        placeholders[p.name] = 0.0;
+      else
+        placeholders[p.name] = int64_t{1};
     }
     lower_agent(sema, m, c, placeholders);
   }
@@ -53,8 +60,10 @@ void check_module_decls(Sema& sema, Module& m) {
     if (const auto* c = std::get_if<ast::ConstDecl>(&d)) {
       sema.const_value(m, *c);
     } else if (const auto* p = std::get_if<ast::PresetDecl>(&d)) {
-      if (p->kind == "tolerance") sema.tolerance_body(p->body, m);
-      else sema.timing_body(p->body, m);
+      if (p->kind == "tolerance")
+        sema.tolerance_body(p->body, m);
+      else
+        sema.timing_body(p->body, m);
     } else if (const auto* cd = std::get_if<ast::CallableDecl>(&d)) {
       check_callable(sema, m, *cd);
     }

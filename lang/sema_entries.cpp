@@ -1,5 +1,5 @@
-// Reference, baseline and candidate entries: flavour and mode per task kind, source files on disk, kernel
-// argument lists against the declared tensors and params, launch geometry, editable files.
+// Reference, baseline and candidate entries: flavour and mode per task kind, source files on disk,
+// kernel argument lists against the declared tensors and params, launch geometry, editable files.
 #include <fmt/format.h>
 
 #include "lang/sema.h"
@@ -31,22 +31,29 @@ bool mode_allowed(const std::string& flavor, const std::string& mode) {
 // Which flavours a kind allows for an entry, as text for messages.
 std::vector<std::string> flavors_for(const std::string& kind, const std::string& which) {
   if (kind == "hip2hip") return {"hip"};
-  if (kind == "triton2triton") return which == "reference" ? std::vector<std::string>{"triton", "torch"} : std::vector<std::string>{"triton"};
+  if (kind == "triton2triton")
+    return which == "reference" ? std::vector<std::string>{"triton", "torch"}
+                                : std::vector<std::string>{"triton"};
   if (kind == "torch2hip") {
     if (which == "candidate") return {"hip"};
-    return which == "reference" ? std::vector<std::string>{"torch"} : std::vector<std::string>{"torch", "hip"};
+    return which == "reference" ? std::vector<std::string>{"torch"}
+                                : std::vector<std::string>{"torch", "hip"};
   }
   return {"hip", "torch", "triton"};
 }
 
 // Launch geometry: an integer expression or a tuple of up to three.
-void lower_geometry(TaskContext& ctx, const ast::ExprPtr& e, model::ExprRef out[3], const char* what) {
+void lower_geometry(TaskContext& ctx, const ast::ExprPtr& e, model::ExprRef out[3],
+                    const char* what) {
   if (!e) return;
   std::vector<ast::ExprPtr> parts;
-  if (const auto* t = std::get_if<ast::Tuple>(&e->node)) parts = t->items;
-  else parts.push_back(e);
+  if (const auto* t = std::get_if<ast::Tuple>(&e->node))
+    parts = t->items;
+  else
+    parts.push_back(e);
   if (parts.size() > 3) {
-    ctx.diags().report(e->where, Msg::type_mismatch, what, "an integer or a tuple of up to 3", fmt::format("a tuple of {}", parts.size()));
+    ctx.diags().report(e->where, Msg::type_mismatch, what, "an integer or a tuple of up to 3",
+                       fmt::format("a tuple of {}", parts.size()));
     return;
   }
   for (size_t i = 0; i < parts.size(); ++i) {
@@ -61,7 +68,8 @@ void lower_geometry(TaskContext& ctx, const ast::ExprPtr& e, model::ExprRef out[
   }
 }
 
-void lower_entry(TaskContext& ctx, const ast::EntryDecl& e, const std::string& kind, model::Entry& out) {
+void lower_entry(TaskContext& ctx, const ast::EntryDecl& e, const std::string& kind,
+                 model::Entry& out) {
   DiagnosticEngine& d = ctx.diags();
   out.flavor = flavor_of(e.flavor);
   out.mode = mode_of(e.mode);
@@ -72,11 +80,14 @@ void lower_entry(TaskContext& ctx, const ast::EntryDecl& e, const std::string& k
     for (const auto& a : allowed) list += (list.empty() ? "" : " or ") + a;
     d.report(e.flavor_where, Msg::kind_flavor_mismatch, kind, list, e.which, e.flavor);
   }
-  if (!mode_allowed(e.flavor, e.mode)) d.report(e.mode_where, Msg::entry_mode_mismatch, e.flavor, e.mode);
+  if (!mode_allowed(e.flavor, e.mode))
+    d.report(e.mode_where, Msg::entry_mode_mismatch, e.flavor, e.mode);
   out.file = normal_path(ctx.task.dir / e.file);
   std::error_code ec;
-  if (e.file.empty() || !fs::is_regular_file(out.file, ec)) d.report(e.file_where, Msg::missing_source_file, e.file);
-  else ctx.referenced.push_back(out.file);
+  if (e.file.empty() || !fs::is_regular_file(out.file, ec))
+    d.report(e.file_where, Msg::missing_source_file, e.file);
+  else
+    ctx.referenced.push_back(out.file);
   out.symbol = e.symbol.empty() && e.mode == "launcher" ? "kta_launch" : e.symbol;
 
   if (e.mode == "module") {
@@ -91,7 +102,8 @@ void lower_entry(TaskContext& ctx, const ast::EntryDecl& e, const std::string& k
   for (const ast::Arg& a : e.args) {
     const auto* n = std::get_if<ast::NameRef>(&a.value->node);
     if (!n || !a.name.empty()) {
-      d.report(a.value->where, Msg::type_mismatch, "a kernel argument", "a tensor or param name", "an expression");
+      d.report(a.value->where, Msg::type_mismatch, "a kernel argument", "a tensor or param name",
+               "an expression");
       continue;
     }
     if (!ctx.tensors.count(n->name) && !ctx.params.count(n->name)) {
@@ -99,8 +111,10 @@ void lower_entry(TaskContext& ctx, const ast::EntryDecl& e, const std::string& k
       for (const auto& [k, v] : ctx.tensors) cands.push_back(k);
       for (const auto& [k, v] : ctx.params) cands.push_back(k);
       std::string hint = closest_match(n->name, cands);
-      if (hint.empty()) d.report(a.value->where, Msg::kernel_arg_unknown, n->name);
-      else d.report(a.value->where, Msg::kernel_arg_unknown_hint, n->name, hint);
+      if (hint.empty())
+        d.report(a.value->where, Msg::kernel_arg_unknown, n->name);
+      else
+        d.report(a.value->where, Msg::kernel_arg_unknown_hint, n->name, hint);
       continue;
     }
     if (!passed.insert(n->name).second) {
@@ -147,7 +161,8 @@ void check_candidate(TaskContext& ctx, const std::string& kind) {
 void check_entries(TaskContext& ctx) {
   std::string kind = ctx.settings.count("kind") ? "" : "?";
   if (auto it = ctx.settings.find("kind"); it != ctx.settings.end()) {
-    const ast::Expr* v = it->second.front()->values.size() == 1 ? it->second.front()->values[0].get() : nullptr;
+    const ast::Expr* v =
+        it->second.front()->values.size() == 1 ? it->second.front()->values[0].get() : nullptr;
     if (const auto* n = v ? std::get_if<ast::NameRef>(&v->node) : nullptr) kind = n->name;
   }
   if (ctx.reference) lower_entry(ctx, *ctx.reference, kind, ctx.task.reference);
@@ -164,19 +179,23 @@ void check_entries(TaskContext& ctx) {
   }
   for (const ast::Setting* s : it->second) {
     if (s->has_block || s->values.empty()) {
-      ctx.diags().report(s->key_where, Msg::type_mismatch, "'editable'", "a list of file names", "nothing");
+      ctx.diags().report(s->key_where, Msg::type_mismatch, "'editable'", "a list of file names",
+                         "nothing");
       continue;
     }
     for (const ast::ExprPtr& v : s->values) {
       const auto* str = std::get_if<ast::StringLit>(&v->node);
       if (!str) {
-        ctx.diags().report(v->where, Msg::type_mismatch, "an editable file", "a string", "an expression");
+        ctx.diags().report(v->where, Msg::type_mismatch, "an editable file", "a string",
+                           "an expression");
         continue;
       }
       fs::path p = normal_path(ctx.task.dir / str->value);
       if (kind != "torch2hip" && has_candidate && p != ctx.task.candidate.file) {
-        if (ctx.candidate) ctx.diags().report(v->where, Msg::editable_not_candidate, str->value, cand_decl->file);
-        else ctx.diags().report(v->where, Msg::editable_not_baseline, str->value, cand_decl->file);
+        if (ctx.candidate)
+          ctx.diags().report(v->where, Msg::editable_not_candidate, str->value, cand_decl->file);
+        else
+          ctx.diags().report(v->where, Msg::editable_not_baseline, str->value, cand_decl->file);
         continue;
       }
       ctx.task.editable.push_back(p);

@@ -10,12 +10,18 @@ const char* decl_kind(const ast::Decl& d) {
   return std::visit(
       [](const auto& x) -> const char* {
         using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, ast::Import>) return "module";
-        else if constexpr (std::is_same_v<T, ast::ConstDecl>) return "constant";
-        else if constexpr (std::is_same_v<T, ast::PresetDecl>) return x.kind == "tolerance" ? "tolerance preset" : "timing preset";
-        else if constexpr (std::is_same_v<T, ast::CallableDecl>) return x.kind == "agent" ? "agent" : x.kind == "generator" ? "generator" : "distribution";
-        else if constexpr (std::is_same_v<T, ast::TaskDecl>) return "task";
-        else return "plan";
+        if constexpr (std::is_same_v<T, ast::Import>)
+          return "module";
+        else if constexpr (std::is_same_v<T, ast::ConstDecl>)
+          return "constant";
+        else if constexpr (std::is_same_v<T, ast::PresetDecl>)
+          return x.kind == "tolerance" ? "tolerance preset" : "timing preset";
+        else if constexpr (std::is_same_v<T, ast::CallableDecl>)
+          return x.kind == "agent" ? "agent" : x.kind == "generator" ? "generator" : "distribution";
+        else if constexpr (std::is_same_v<T, ast::TaskDecl>)
+          return "task";
+        else
+          return "plan";
       },
       d);
 }
@@ -30,10 +36,14 @@ std::vector<std::string> keys_of(const std::map<std::string, const ast::Decl*>& 
 
 Ty type_of(const model::Value& v) {
   switch (v.index()) {
-    case 0: return Ty::integer;
-    case 1: return Ty::number;
-    case 2: return Ty::boolean;
-    default: return Ty::string;
+    case 0:
+      return Ty::integer;
+    case 1:
+      return Ty::number;
+    case 2:
+      return Ty::boolean;
+    default:
+      return Ty::string;
   }
 }
 
@@ -43,7 +53,8 @@ struct Builtin {
   std::string_view name;
   int args;  // -1: one or more
 };
-constexpr Builtin kBuiltins[] = {{"ceil_div", 2}, {"align_up", 2}, {"min", -1}, {"max", -1}, {"log2", 1}, {"abs", 1}};
+constexpr Builtin kBuiltins[] = {{"ceil_div", 2}, {"align_up", 2}, {"min", -1},
+                                 {"max", -1},     {"log2", 1},     {"abs", 1}};
 
 std::string source_text(DiagnosticEngine& d, SourceRange r) {
   if (r.file == 0) return "";
@@ -55,28 +66,41 @@ std::string source_text(DiagnosticEngine& d, SourceRange r) {
 
 const char* type_name(Ty t) {
   switch (t) {
-    case Ty::integer: return "an integer";
-    case Ty::number: return "a number";
-    case Ty::boolean: return "a bool";
-    case Ty::string: return "a string";
-    case Ty::duration: return "a duration";
-    case Ty::list: return "a list";
-    case Ty::tuple: return "a tuple";
-    case Ty::call: return "a call";
-    case Ty::any: return "a value";
+    case Ty::integer:
+      return "an integer";
+    case Ty::number:
+      return "a number";
+    case Ty::boolean:
+      return "a bool";
+    case Ty::string:
+      return "a string";
+    case Ty::duration:
+      return "a duration";
+    case Ty::list:
+      return "a list";
+    case Ty::tuple:
+      return "a tuple";
+    case Ty::call:
+      return "a call";
+    case Ty::any:
+      return "a value";
   }
   return "a value";
 }
 
-std::optional<Resolved> Sema::resolve(Module& from, const std::string& name, SourceRange where, bool report) {
+std::optional<Resolved> Sema::resolve(Module& from, const std::string& name, SourceRange where,
+                                      bool report) {
   size_t dot = name.rfind('.');
   if (dot == std::string::npos) {
-    if (auto it = from.decls.find(name); it != from.decls.end()) return Resolved{&from, it->second, name};
+    if (auto it = from.decls.find(name); it != from.decls.end())
+      return Resolved{&from, it->second, name};
     if (report) {
       std::vector<std::string> cands = keys_of(from.decls);
       std::string hint = closest_match(name, cands);
-      if (hint.empty()) diags().report(where, Msg::unknown_name, name);
-      else diags().report(where, Msg::unknown_name_hint, name, hint);
+      if (hint.empty())
+        diags().report(where, Msg::unknown_name, name);
+      else
+        diags().report(where, Msg::unknown_name_hint, name, hint);
     }
     return std::nullopt;
   }
@@ -86,7 +110,8 @@ std::optional<Resolved> Sema::resolve(Module& from, const std::string& name, Sou
     if (it == from.imports.end()) {
       // An import that failed was reported already; don't pile errors on its uses.
       for (const ast::Decl& d : from.ast.decls)
-        if (auto* imp = std::get_if<ast::Import>(&d); imp && (imp->alias.empty() ? imp->module : imp->alias) == prefix)
+        if (auto* imp = std::get_if<ast::Import>(&d);
+            imp && (imp->alias.empty() ? imp->module : imp->alias) == prefix)
           return std::nullopt;
       continue;
     }
@@ -96,8 +121,10 @@ std::optional<Resolved> Sema::resolve(Module& from, const std::string& name, Sou
     }
     if (report) {
       std::string hint = closest_match(member, keys_of(m->decls));
-      if (hint.empty()) diags().report(where, Msg::unknown_in_module, prefix, member);
-      else diags().report(where, Msg::unknown_in_module_hint, prefix, member, hint);
+      if (hint.empty())
+        diags().report(where, Msg::unknown_in_module, prefix, member);
+      else
+        diags().report(where, Msg::unknown_in_module_hint, prefix, member, hint);
     }
     return std::nullopt;
   }
@@ -105,8 +132,10 @@ std::optional<Resolved> Sema::resolve(Module& from, const std::string& name, Sou
     std::vector<std::string> cands;
     for (const auto& [k, v] : from.imports) cands.push_back(k);
     std::string hint = closest_match(name.substr(0, dot), cands);
-    if (hint.empty()) diags().report(where, Msg::unknown_name, name);
-    else diags().report(where, Msg::unknown_name_hint, name, hint + name.substr(dot));
+    if (hint.empty())
+      diags().report(where, Msg::unknown_name, name);
+    else
+      diags().report(where, Msg::unknown_name_hint, name, hint + name.substr(dot));
   }
   return std::nullopt;
 }
@@ -131,12 +160,18 @@ Ty Sema::check_expr(const ast::Expr& e, const Scope& scope) {
   return std::visit(
       [&](const auto& n) -> Ty {
         using T = std::decay_t<decltype(n)>;
-        if constexpr (std::is_same_v<T, ast::IntLit> || std::is_same_v<T, ast::SizeLit>) return Ty::integer;
-        else if constexpr (std::is_same_v<T, ast::FloatLit>) return Ty::number;
-        else if constexpr (std::is_same_v<T, ast::StringLit>) return Ty::string;
-        else if constexpr (std::is_same_v<T, ast::BoolLit>) return Ty::boolean;
-        else if constexpr (std::is_same_v<T, ast::DurationLit>) return Ty::duration;
-        else if constexpr (std::is_same_v<T, ast::Paren>) return check_expr(*n.inner, scope);
+        if constexpr (std::is_same_v<T, ast::IntLit> || std::is_same_v<T, ast::SizeLit>)
+          return Ty::integer;
+        else if constexpr (std::is_same_v<T, ast::FloatLit>)
+          return Ty::number;
+        else if constexpr (std::is_same_v<T, ast::StringLit>)
+          return Ty::string;
+        else if constexpr (std::is_same_v<T, ast::BoolLit>)
+          return Ty::boolean;
+        else if constexpr (std::is_same_v<T, ast::DurationLit>)
+          return Ty::duration;
+        else if constexpr (std::is_same_v<T, ast::Paren>)
+          return check_expr(*n.inner, scope);
         else if constexpr (std::is_same_v<T, ast::List> || std::is_same_v<T, ast::Tuple>) {
           for (const auto& item : n.items) check_expr(*item, scope);
           return std::is_same_v<T, ast::List> ? Ty::list : Ty::tuple;
@@ -163,27 +198,36 @@ Ty Sema::check_expr(const ast::Expr& e, const Scope& scope) {
               if (std::holds_alternative<ast::ConstDecl>(*d)) cands.push_back(k);
             std::string hint = closest_match(n.name, cands);
             if (scope.names_are_params) {
-              if (hint.empty()) diags().report(e.where, Msg::unknown_param, n.name);
-              else diags().report(e.where, Msg::unknown_param_hint, n.name, hint);
+              if (hint.empty())
+                diags().report(e.where, Msg::unknown_param, n.name);
+              else
+                diags().report(e.where, Msg::unknown_param_hint, n.name, hint);
             } else {
-              if (hint.empty()) diags().report(e.where, Msg::unknown_name, n.name);
-              else diags().report(e.where, Msg::unknown_name_hint, n.name, hint);
+              if (hint.empty())
+                diags().report(e.where, Msg::unknown_name, n.name);
+              else
+                diags().report(e.where, Msg::unknown_name_hint, n.name, hint);
             }
           }
           return Ty::any;
         } else if constexpr (std::is_same_v<T, ast::Unary>) {
           Ty t = check_expr(*n.operand, scope);
           if (n.op == '!') {
-            if (t != Ty::boolean && t != Ty::any) diags().report(e.where, Msg::type_mismatch, "the operand of '!'", "a bool", type_name(t));
+            if (t != Ty::boolean && t != Ty::any)
+              diags().report(e.where, Msg::type_mismatch, "the operand of '!'", "a bool",
+                             type_name(t));
             return Ty::boolean;
           }
-          if (!numeric(t) && t != Ty::duration) diags().report(e.where, Msg::type_mismatch, "the operand of '-'", "a number", type_name(t));
+          if (!numeric(t) && t != Ty::duration)
+            diags().report(e.where, Msg::type_mismatch, "the operand of '-'", "a number",
+                           type_name(t));
           return t;
         } else if constexpr (std::is_same_v<T, ast::Binary>) {
           Ty a = check_expr(*n.lhs, scope), b = check_expr(*n.rhs, scope);
           using ast::BinOp;
           auto mismatch = [&] {
-            diags().report(e.where, Msg::operand_mismatch, ast::binop_text(n.op), type_name(a), type_name(b));
+            diags().report(e.where, Msg::operand_mismatch, ast::binop_text(n.op), type_name(a),
+                           type_name(b));
             return Ty::any;
           };
           if (a == Ty::any || b == Ty::any) {
@@ -203,7 +247,8 @@ Ty Sema::check_expr(const ast::Expr& e, const Scope& scope) {
             case BinOp::le:
             case BinOp::gt:
             case BinOp::ge:
-              if (!(numeric(a) && numeric(b)) && !(a == Ty::duration && b == Ty::duration)) return mismatch();
+              if (!(numeric(a) && numeric(b)) && !(a == Ty::duration && b == Ty::duration))
+                return mismatch();
               return Ty::boolean;
             case BinOp::shl:
             case BinOp::shr:
@@ -211,9 +256,13 @@ Ty Sema::check_expr(const ast::Expr& e, const Scope& scope) {
               if (a != Ty::integer || b != Ty::integer) return mismatch();
               return Ty::integer;
             default:
-              if (numeric(a) && numeric(b)) return a == Ty::number || b == Ty::number ? Ty::number : Ty::integer;
-              if (a == Ty::duration && b == Ty::duration && (n.op == BinOp::add || n.op == BinOp::sub)) return Ty::duration;
-              if (a == Ty::duration && numeric(b) && (n.op == BinOp::mul || n.op == BinOp::div)) return Ty::duration;
+              if (numeric(a) && numeric(b))
+                return a == Ty::number || b == Ty::number ? Ty::number : Ty::integer;
+              if (a == Ty::duration && b == Ty::duration &&
+                  (n.op == BinOp::add || n.op == BinOp::sub))
+                return Ty::duration;
+              if (a == Ty::duration && numeric(b) && (n.op == BinOp::mul || n.op == BinOp::div))
+                return Ty::duration;
               if (numeric(a) && b == Ty::duration && n.op == BinOp::mul) return Ty::duration;
               return mismatch();
           }
@@ -224,12 +273,17 @@ Ty Sema::check_expr(const ast::Expr& e, const Scope& scope) {
             for (const ast::Arg& arg : n.args) {
               Ty t = check_expr(*arg.value, scope);
               if (t == Ty::number) result = Ty::number;
-              if (!numeric(t)) diags().report(arg.value->where, Msg::type_mismatch, fmt::format("an argument of '{}'", n.callee), "a number", type_name(t));
+              if (!numeric(t))
+                diags().report(arg.value->where, Msg::type_mismatch,
+                               fmt::format("an argument of '{}'", n.callee), "a number",
+                               type_name(t));
             }
             if (b.args > 0 && n.args.size() != size_t(b.args))
               diags().report(e.where, Msg::argument_count, n.callee, b.args, n.args.size());
-            if (b.args < 0 && n.args.empty()) diags().report(e.where, Msg::argument_count, n.callee, "1 or more", 0);
-            if (n.callee == "ceil_div" || n.callee == "align_up" || n.callee == "log2") return Ty::integer;
+            if (b.args < 0 && n.args.empty())
+              diags().report(e.where, Msg::argument_count, n.callee, "1 or more", 0);
+            if (n.callee == "ceil_div" || n.callee == "align_up" || n.callee == "log2")
+              return Ty::integer;
             return result;
           }
           if (auto r = resolve(*scope.module, n.callee, n.callee_where, false)) {
@@ -238,15 +292,18 @@ Ty Sema::check_expr(const ast::Expr& e, const Scope& scope) {
           std::vector<std::string> cands;
           for (const Builtin& b : kBuiltins) cands.emplace_back(b.name);
           std::string hint = closest_match(n.callee, cands);
-          if (hint.empty()) diags().report(n.callee_where, Msg::unknown_function, n.callee);
-          else diags().report(n.callee_where, Msg::unknown_function_hint, n.callee, hint);
+          if (hint.empty())
+            diags().report(n.callee_where, Msg::unknown_function, n.callee);
+          else
+            diags().report(n.callee_where, Msg::unknown_function_hint, n.callee, hint);
           return Ty::any;
         }
       },
       e.node);
 }
 
-std::optional<model::Value> Sema::eval_const(const ast::Expr& e, Module& m, const std::string& what) {
+std::optional<model::Value> Sema::eval_const(const ast::Expr& e, Module& m,
+                                             const std::string& what) {
   NameLookup lookup = [&](const std::string& name) -> std::optional<model::Value> {
     auto r = resolve(m, name, e.where, false);
     if (!r) return std::nullopt;
@@ -257,7 +314,8 @@ std::optional<model::Value> Sema::eval_const(const ast::Expr& e, Module& m, cons
     return evaluate(e, lookup);
   } catch (const EvalError& err) {
     SourceRange at = err.where.file ? err.where : e.where;
-    diags().report(at, Msg::eval_error, what.empty() ? source_text(diags(), e.where) : what, err.what());
+    diags().report(at, Msg::eval_error, what.empty() ? source_text(diags(), e.where) : what,
+                   err.what());
     return std::nullopt;
   }
 }
@@ -278,10 +336,14 @@ ast::ExprPtr Sema::lower_expr(const ast::ExprPtr& e, Module& m) {
           std::visit(
               [&](const auto& x) {
                 using V = std::decay_t<decltype(x)>;
-                if constexpr (std::is_same_v<V, int64_t>) out->node = ast::IntLit{x, std::to_string(x)};
-                else if constexpr (std::is_same_v<V, double>) out->node = ast::FloatLit{x, fmt::format("{}", x)};
-                else if constexpr (std::is_same_v<V, bool>) out->node = ast::BoolLit{x};
-                else out->node = ast::StringLit{x, "\"" + x + "\""};
+                if constexpr (std::is_same_v<V, int64_t>)
+                  out->node = ast::IntLit{x, std::to_string(x)};
+                else if constexpr (std::is_same_v<V, double>)
+                  out->node = ast::FloatLit{x, fmt::format("{}", x)};
+                else if constexpr (std::is_same_v<V, bool>)
+                  out->node = ast::BoolLit{x};
+                else
+                  out->node = ast::StringLit{x, "\"" + x + "\""};
               },
               *v);
         } else if constexpr (std::is_same_v<T, ast::Unary>) {
@@ -307,7 +369,8 @@ ast::ExprPtr Sema::lower_expr(const ast::ExprPtr& e, Module& m) {
 // ---- settings ----
 const ast::Expr* Sema::single_value(const ast::Setting& s) {
   if (s.has_block) {
-    diags().report(s.key_where, Msg::type_mismatch, fmt::format("'{}'", s.key), "a value", "a block");
+    diags().report(s.key_where, Msg::type_mismatch, fmt::format("'{}'", s.key), "a value",
+                   "a block");
     return nullptr;
   }
   if (s.values.size() != 1) {
@@ -317,12 +380,15 @@ const ast::Expr* Sema::single_value(const ast::Setting& s) {
   return s.values[0].get();
 }
 
-std::optional<std::string> Sema::word(const ast::Setting& s, std::initializer_list<std::string_view> allowed) {
+std::optional<std::string> Sema::word(const ast::Setting& s,
+                                      std::initializer_list<std::string_view> allowed) {
   const ast::Expr* v = single_value(s);
   if (!v) return std::nullopt;
   std::string text;
-  if (const auto* n = std::get_if<ast::NameRef>(&v->node)) text = n->name;
-  else if (const auto* str = std::get_if<ast::StringLit>(&v->node)) text = str->value;
+  if (const auto* n = std::get_if<ast::NameRef>(&v->node))
+    text = n->name;
+  else if (const auto* str = std::get_if<ast::StringLit>(&v->node))
+    text = str->value;
   std::string list;
   for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
   for (auto a : allowed)
@@ -343,7 +409,8 @@ auto typed_value(Sema& sema, const ast::Setting& s, Module& m, Ty want, F&& conv
   if (sema.diags().error_count() != before) return std::nullopt;
   bool ok = t == want || t == Ty::any || (want == Ty::number && t == Ty::integer);
   if (!ok) {
-    sema.diags().report(v->where, Msg::type_mismatch, fmt::format("'{}'", s.key), type_name(want), type_name(t));
+    sema.diags().report(v->where, Msg::type_mismatch, fmt::format("'{}'", s.key), type_name(want),
+                        type_name(t));
     return std::nullopt;
   }
   auto val = sema.eval_const(*v, m, "");
@@ -363,7 +430,8 @@ std::optional<int64_t> Sema::int_value(const ast::Setting& s, Module& m, int64_t
     return std::holds_alternative<int64_t>(x) ? std::get<int64_t>(x) : int64_t{0};
   });
   if (v && *v < min) {
-    diags().report(s.values[0]->where, Msg::value_out_of_range, fmt::format("'{}'", s.key), fmt::format("at least {}", min), *v);
+    diags().report(s.values[0]->where, Msg::value_out_of_range, fmt::format("'{}'", s.key),
+                   fmt::format("at least {}", min), *v);
     return std::nullopt;
   }
   return v;
@@ -384,7 +452,8 @@ std::optional<int64_t> Sema::duration_value(const ast::Setting& s, Module& m) {
 
 std::optional<bool> Sema::bool_value(const ast::Setting& s, Module& m) {
   if (const ast::Expr* v = s.values.size() == 1 && !s.has_block ? s.values[0].get() : nullptr) {
-    if (const auto* n = std::get_if<ast::NameRef>(&v->node); n && (n->name == "on" || n->name == "off"))
+    if (const auto* n = std::get_if<ast::NameRef>(&v->node);
+        n && (n->name == "on" || n->name == "off"))
       return n->name == "on";
   }
   return typed_value(*this, s, m, Ty::boolean, [](const model::Value& x) {
@@ -393,7 +462,8 @@ std::optional<bool> Sema::bool_value(const ast::Setting& s, Module& m) {
 }
 
 // ---- calls ----
-std::optional<std::pair<const ast::CallableDecl*, Module*>> Sema::callable(const ast::Call& call, Module& from,
+std::optional<std::pair<const ast::CallableDecl*, Module*>> Sema::callable(const ast::Call& call,
+                                                                           Module& from,
                                                                            std::string_view kind) {
   auto r = resolve(from, call.callee, call.callee_where, true);
   if (!r) return std::nullopt;
@@ -423,17 +493,24 @@ std::optional<std::string> convert_arg(const std::string& type, Ty ty, model::Va
     if (!std::holds_alternative<double>(v) || ty == Ty::duration) return std::string("a number");
     return std::nullopt;
   }
-  if (type == "bool") return std::holds_alternative<bool>(v) ? std::nullopt : std::optional<std::string>("a bool");
-  if (type == "string") return std::holds_alternative<std::string>(v) ? std::nullopt : std::optional<std::string>("a string");
-  if (type == "duration") return ty == Ty::duration || ty == Ty::any ? std::nullopt : std::optional<std::string>("a duration");
+  if (type == "bool")
+    return std::holds_alternative<bool>(v) ? std::nullopt : std::optional<std::string>("a bool");
+  if (type == "string")
+    return std::holds_alternative<std::string>(v) ? std::nullopt
+                                                  : std::optional<std::string>("a string");
+  if (type == "duration")
+    return ty == Ty::duration || ty == Ty::any ? std::nullopt
+                                               : std::optional<std::string>("a duration");
   return std::nullopt;
 }
 
 }  // namespace
 
-std::optional<std::map<std::string, model::Value>> Sema::bind_call(const ast::Call& call, Module& from,
+std::optional<std::map<std::string, model::Value>> Sema::bind_call(const ast::Call& call,
+                                                                   Module& from,
                                                                    const ast::CallableDecl& decl,
-                                                                   Module& decl_module, size_t skip) {
+                                                                   Module& decl_module,
+                                                                   size_t skip) {
   std::map<std::string, model::Value> out;
   std::map<std::string, const ast::Arg*> given;
   size_t before = diags().error_count();
@@ -448,7 +525,8 @@ std::optional<std::map<std::string, model::Value>> Sema::bind_call(const ast::Ca
         continue;
       }
       if (positional >= decl.params.size()) {
-        diags().report(a.value->where, Msg::too_many_arguments, call.callee, decl.params.size(), call.args.size() - skip);
+        diags().report(a.value->where, Msg::too_many_arguments, call.callee, decl.params.size(),
+                       call.args.size() - skip);
         continue;
       }
       name = decl.params[positional++].name;
@@ -462,8 +540,10 @@ std::optional<std::map<std::string, model::Value>> Sema::bind_call(const ast::Ca
       }
       if (!known) {
         std::string hint = closest_match(name, cands);
-        if (hint.empty()) diags().report(a.name_where, Msg::unknown_argument, call.callee, name);
-        else diags().report(a.name_where, Msg::unknown_argument_hint, call.callee, name, hint);
+        if (hint.empty())
+          diags().report(a.name_where, Msg::unknown_argument, call.callee, name);
+        else
+          diags().report(a.name_where, Msg::unknown_argument_hint, call.callee, name, hint);
         continue;
       }
     }
@@ -491,7 +571,9 @@ std::optional<std::map<std::string, model::Value>> Sema::bind_call(const ast::Ca
     auto v = eval_const(*e, *m, "");
     if (!v) continue;
     if (auto want = convert_arg(p.type, t, *v)) {
-      diags().report(e->where, Msg::type_mismatch, fmt::format("argument '{}' of '{}'", p.name, call.callee), *want, type_name(t));
+      diags().report(e->where, Msg::type_mismatch,
+                     fmt::format("argument '{}' of '{}'", p.name, call.callee), *want,
+                     type_name(t));
       continue;
     }
     out[p.name] = *v;

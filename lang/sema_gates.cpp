@@ -7,7 +7,8 @@ namespace kta::lang {
 namespace {
 
 // Reports unknown and repeated keys of a settings body; returns the known ones by key.
-std::map<std::string, const ast::Setting*> body_keys(Sema& sema, const std::vector<ast::Setting>& body,
+std::map<std::string, const ast::Setting*> body_keys(Sema& sema,
+                                                     const std::vector<ast::Setting>& body,
                                                      std::initializer_list<std::string_view> keys,
                                                      const std::string& where) {
   std::map<std::string, const ast::Setting*> out;
@@ -15,8 +16,10 @@ std::map<std::string, const ast::Setting*> body_keys(Sema& sema, const std::vect
   for (const ast::Setting& s : body) {
     if (std::find(cands.begin(), cands.end(), s.key) == cands.end()) {
       std::string hint = closest_match(s.key, cands);
-      if (hint.empty()) sema.diags().report(s.key_where, Msg::unknown_setting, s.key, where);
-      else sema.diags().report(s.key_where, Msg::unknown_setting_hint, s.key, where, hint);
+      if (hint.empty())
+        sema.diags().report(s.key_where, Msg::unknown_setting, s.key, where);
+      else
+        sema.diags().report(s.key_where, Msg::unknown_setting_hint, s.key, where, hint);
       continue;
     }
     auto [it, fresh] = out.emplace(s.key, &s);
@@ -28,19 +31,22 @@ std::map<std::string, const ast::Setting*> body_keys(Sema& sema, const std::vect
   return out;
 }
 
-const ast::PresetDecl* preset(Sema& sema, const ast::Setting& s, Module& m, const char* kind, Module** where) {
+const ast::PresetDecl* preset(Sema& sema, const ast::Setting& s, Module& m, const char* kind,
+                              Module** where) {
   const ast::Expr* v = sema.single_value(s);
   if (!v) return nullptr;
   const auto* name = std::get_if<ast::NameRef>(&v->node);
   if (!name) {
-    sema.diags().report(v->where, Msg::type_mismatch, fmt::format("'{}'", s.key), fmt::format("a {} preset or a {{ ... }} block", kind), "an expression");
+    sema.diags().report(v->where, Msg::type_mismatch, fmt::format("'{}'", s.key),
+                        fmt::format("a {} preset or a {{ ... }} block", kind), "an expression");
     return nullptr;
   }
   auto r = sema.resolve(m, name->name, v->where);
   if (!r) return nullptr;
   const auto* p = std::get_if<ast::PresetDecl>(r->decl);
   if (!p || p->kind != kind) {
-    sema.diags().report(v->where, Msg::wrong_decl_kind, name->name, decl_kind(*r->decl), fmt::format("{} preset", kind));
+    sema.diags().report(v->where, Msg::wrong_decl_kind, name->name, decl_kind(*r->decl),
+                        fmt::format("{} preset", kind));
     return nullptr;
   }
   *where = r->module;
@@ -49,7 +55,8 @@ const ast::PresetDecl* preset(Sema& sema, const ast::Setting& s, Module& m, cons
 
 }  // namespace
 
-std::optional<model::Tolerance> Sema::tolerance_body(const std::vector<ast::Setting>& body, Module& m) {
+std::optional<model::Tolerance> Sema::tolerance_body(const std::vector<ast::Setting>& body,
+                                                     Module& m) {
   size_t before = diags().error_count();
   auto keys = body_keys(*this, body, {"atol", "rtol", "max_mismatch", "nan_equal"}, "a tolerance");
   model::Tolerance t;
@@ -57,8 +64,11 @@ std::optional<model::Tolerance> Sema::tolerance_body(const std::vector<ast::Sett
     auto it = keys.find(key);
     if (it == keys.end()) return;
     if (auto v = number_value(*it->second, m)) {
-      if (*v < 0 || *v > max) diags().report(it->second->values[0]->where, Msg::value_out_of_range, fmt::format("'{}'", key), max > 1 ? "at least 0" : "between 0 and 1", *v);
-      else out = *v;
+      if (*v < 0 || *v > max)
+        diags().report(it->second->values[0]->where, Msg::value_out_of_range,
+                       fmt::format("'{}'", key), max > 1 ? "at least 0" : "between 0 and 1", *v);
+      else
+        out = *v;
     }
   };
   nonneg("atol", t.atol, 1e300);
@@ -82,10 +92,13 @@ std::optional<model::Tolerance> Sema::tolerance_of(const ast::Setting& s, Module
 
 std::optional<model::Timing> Sema::timing_body(const std::vector<ast::Setting>& body, Module& m) {
   size_t before = diags().error_count();
-  auto keys = body_keys(*this, body, {"mode", "min_samples", "max_samples", "max_noise", "budget", "warmup"}, "timing");
+  auto keys =
+      body_keys(*this, body,
+                {"mode", "min_samples", "max_samples", "max_noise", "budget", "warmup"}, "timing");
   model::Timing t;
   if (auto it = keys.find("mode"); it != keys.end())
-    if (auto w = word(*it->second, {"cold", "batch"})) t.mode = *w == "cold" ? model::Timing::Mode::cold : model::Timing::Mode::batch;
+    if (auto w = word(*it->second, {"cold", "batch"}))
+      t.mode = *w == "cold" ? model::Timing::Mode::cold : model::Timing::Mode::batch;
   if (auto it = keys.find("min_samples"); it != keys.end())
     if (auto v = int_value(*it->second, m, 1)) t.min_samples = int(std::min<int64_t>(*v, 1 << 30));
   if (auto it = keys.find("max_samples"); it != keys.end())
@@ -94,18 +107,25 @@ std::optional<model::Timing> Sema::timing_body(const std::vector<ast::Setting>& 
     if (auto v = int_value(*it->second, m, 0)) t.warmup = int(std::min<int64_t>(*v, 1 << 30));
   if (auto it = keys.find("max_noise"); it != keys.end()) {
     if (auto v = number_value(*it->second, m)) {
-      if (*v <= 0 || *v >= 1) diags().report(it->second->values[0]->where, Msg::value_out_of_range, "'max_noise'", "between 0 and 100%", *v);
-      else t.max_noise = *v;
+      if (*v <= 0 || *v >= 1)
+        diags().report(it->second->values[0]->where, Msg::value_out_of_range, "'max_noise'",
+                       "between 0 and 100%", *v);
+      else
+        t.max_noise = *v;
     }
   }
   if (auto it = keys.find("budget"); it != keys.end()) {
     if (auto v = duration_value(*it->second, m)) {
-      if (*v <= 0) diags().report(it->second->values[0]->where, Msg::value_out_of_range, "'budget'", "positive", *v);
-      else t.budget_ns = *v;
+      if (*v <= 0)
+        diags().report(it->second->values[0]->where, Msg::value_out_of_range, "'budget'",
+                       "positive", *v);
+      else
+        t.budget_ns = *v;
     }
   }
   if (t.min_samples > t.max_samples && keys.count("min_samples"))
-    diags().report(keys["min_samples"]->where, Msg::value_out_of_range, "'min_samples'", fmt::format("at most max_samples ({})", t.max_samples), t.min_samples);
+    diags().report(keys["min_samples"]->where, Msg::value_out_of_range, "'min_samples'",
+                   fmt::format("at most max_samples ({})", t.max_samples), t.min_samples);
   if (diags().error_count() != before) return std::nullopt;
   return t;
 }
@@ -125,7 +145,8 @@ void check_tolerances_and_gates(TaskContext& ctx) {
   if (auto it = ctx.settings.find("tolerance"); it != ctx.settings.end()) {
     for (const ast::Setting* s : it->second) {
       if (s->subject.empty()) {
-        d.report(s->key_where, Msg::type_mismatch, "'tolerance'", "'tolerance OUTPUT = preset' or 'tolerance OUTPUT { ... }'", "no output name");
+        d.report(s->key_where, Msg::type_mismatch, "'tolerance'",
+                 "'tolerance OUTPUT = preset' or 'tolerance OUTPUT { ... }'", "no output name");
         continue;
       }
       auto t = ctx.tensors.find(s->subject);
@@ -133,8 +154,10 @@ void check_tolerances_and_gates(TaskContext& ctx) {
         std::vector<std::string> cands;
         for (const auto& [k, v] : ctx.tensors) cands.push_back(k);
         std::string hint = closest_match(s->subject, cands);
-        if (hint.empty()) d.report(s->subject_where, Msg::unknown_tensor, s->subject);
-        else d.report(s->subject_where, Msg::unknown_tensor_hint, s->subject, hint);
+        if (hint.empty())
+          d.report(s->subject_where, Msg::unknown_tensor, s->subject);
+        else
+          d.report(s->subject_where, Msg::unknown_tensor_hint, s->subject, hint);
         continue;
       }
       if (t->second->role == "input") {
@@ -151,18 +174,23 @@ void check_tolerances_and_gates(TaskContext& ctx) {
   }
   for (const ast::TaskItem& item : ctx.decl.items) {
     const auto* t = std::get_if<ast::TensorDecl>(&item);
-    if (t && t->role != "input" && !seen.count(t->name) && ctx.tensors.count(t->name) && ctx.tensors.at(t->name) == t)
+    if (t && t->role != "input" && !seen.count(t->name) && ctx.tensors.count(t->name) &&
+        ctx.tensors.at(t->name) == t)
       d.report(t->name_where, Msg::output_without_tolerance, t->role, t->name);
   }
 
   std::set<std::string> gates;
   if (auto it = ctx.settings.find("gate"); it != ctx.settings.end()) {
     for (const ast::Setting* s : it->second) {
-      static const std::vector<std::string> kGates = {"compile", "correctness", "performance", "audit"};
+      static const std::vector<std::string> kGates = {"compile", "correctness", "performance",
+                                                      "audit"};
       if (std::find(kGates.begin(), kGates.end(), s->subject) == kGates.end()) {
         std::string hint = closest_match(s->subject, kGates);
-        if (hint.empty() || s->subject.empty()) d.report(s->subject.empty() ? s->key_where : s->subject_where, Msg::unknown_gate, s->subject);
-        else d.report(s->subject_where, Msg::unknown_setting_hint, s->subject, "gates", hint);
+        if (hint.empty() || s->subject.empty())
+          d.report(s->subject.empty() ? s->key_where : s->subject_where, Msg::unknown_gate,
+                   s->subject);
+        else
+          d.report(s->subject_where, Msg::unknown_setting_hint, s->subject, "gates", hint);
         continue;
       }
       if (!gates.insert(s->subject).second) {
@@ -170,7 +198,8 @@ void check_tolerances_and_gates(TaskContext& ctx) {
         continue;
       }
       if (!s->has_block) {
-        d.report(s->subject_where, Msg::type_mismatch, fmt::format("gate '{}'", s->subject), "a { ... } block", "a value");
+        d.report(s->subject_where, Msg::type_mismatch, fmt::format("gate '{}'", s->subject),
+                 "a { ... } block", "a value");
         continue;
       }
       std::string where = fmt::format("gate '{}'", s->subject);
@@ -179,19 +208,24 @@ void check_tolerances_and_gates(TaskContext& ctx) {
       } else if (s->subject == "correctness") {
         auto keys = body_keys(sema, s->block, {"seeds"}, where);
         if (keys.count("seeds"))
-          if (auto v = sema.int_value(*keys["seeds"], ctx.module, 1)) ctx.task.gates.correctness_seeds = int(std::min<int64_t>(*v, 1000));
+          if (auto v = sema.int_value(*keys["seeds"], ctx.module, 1))
+            ctx.task.gates.correctness_seeds = int(std::min<int64_t>(*v, 1000));
       } else if (s->subject == "performance") {
         auto keys = body_keys(sema, s->block, {"min_speedup"}, where);
         if (keys.count("min_speedup")) {
           if (auto v = sema.number_value(*keys["min_speedup"], ctx.module)) {
-            if (*v <= 0) d.report(keys["min_speedup"]->values[0]->where, Msg::value_out_of_range, "'min_speedup'", "positive", *v);
-            else ctx.task.gates.min_speedup = *v;
+            if (*v <= 0)
+              d.report(keys["min_speedup"]->values[0]->where, Msg::value_out_of_range,
+                       "'min_speedup'", "positive", *v);
+            else
+              ctx.task.gates.min_speedup = *v;
           }
         }
       } else {
         auto keys = body_keys(sema, s->block, {"fail_on"}, where);
         if (keys.count("fail_on"))
-          if (auto w = sema.word(*keys["fail_on"], {"error", "warning"})) ctx.task.gates.audit_fail_on = *w;
+          if (auto w = sema.word(*keys["fail_on"], {"error", "warning"}))
+            ctx.task.gates.audit_fail_on = *w;
       }
     }
   }

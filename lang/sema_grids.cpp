@@ -23,7 +23,8 @@ std::optional<std::vector<int64_t>> axis_values(TaskContext& ctx, const ast::Gri
     Ty t = sema.check_expr(*e, Scope{&ctx.module, {}, false});
     if (d.error_count() != before) return std::nullopt;
     if (t != Ty::integer && t != Ty::any) {
-      d.report(e->where, Msg::type_mismatch, fmt::format("a value of axis '{}'", item.name), "an integer", type_name(t));
+      d.report(e->where, Msg::type_mismatch, fmt::format("a value of axis '{}'", item.name),
+               "an integer", type_name(t));
       return std::nullopt;
     }
     auto v = sema.eval_const(*e, ctx.module, "");
@@ -61,7 +62,8 @@ std::optional<std::vector<int64_t>> axis_values(TaskContext& ctx, const ast::Gri
     }
   }
   if (call && call->callee == "pow2") {
-    const ast::Span* span = call->args.size() == 1 ? std::get_if<ast::Span>(&call->args[0].value->node) : nullptr;
+    const ast::Span* span =
+        call->args.size() == 1 ? std::get_if<ast::Span>(&call->args[0].value->node) : nullptr;
     if (!span) {
       d.report(e.where, Msg::type_mismatch, "the argument of pow2", "lo..hi", "something else");
       return std::nullopt;
@@ -86,7 +88,8 @@ std::optional<GridSpec> grid_spec(TaskContext& ctx, const ast::ShapesDecl& shape
   for (const ast::GridItem& item : shapes.items) {
     if (item.kind == ast::GridItem::Kind::where) {
       Ty t = ctx.sema.check_expr(*item.expr, scope);
-      if (t != Ty::boolean && t != Ty::any) d.report(item.expr->where, Msg::type_mismatch, "a 'where' filter", "a bool", type_name(t));
+      if (t != Ty::boolean && t != Ty::any)
+        d.report(item.expr->where, Msg::type_mismatch, "a 'where' filter", "a bool", type_name(t));
       spec.filters.push_back(ctx.sema.lower_expr(item.expr, ctx.module));
       continue;
     }
@@ -100,8 +103,10 @@ std::optional<GridSpec> grid_spec(TaskContext& ctx, const ast::ShapesDecl& shape
       std::vector<std::string> cands;
       for (const auto& [k, v] : ctx.params) cands.push_back(k);
       std::string hint = closest_match(item.name, cands);
-      if (hint.empty()) d.report(item.name_where, Msg::axis_not_param, item.name, ctx.decl.name);
-      else d.report(item.name_where, Msg::unknown_param_hint, item.name, hint);
+      if (hint.empty())
+        d.report(item.name_where, Msg::axis_not_param, item.name, ctx.decl.name);
+      else
+        d.report(item.name_where, Msg::unknown_param_hint, item.name, hint);
       continue;
     }
     if (auto [it, fresh] = bound.emplace(item.name, item.name_where); !fresh) {
@@ -112,7 +117,9 @@ std::optional<GridSpec> grid_spec(TaskContext& ctx, const ast::ShapesDecl& shape
     GridAxis axis{item.name, is_param, {}, nullptr};
     if (item.kind == ast::GridItem::Kind::derived) {
       Ty t = ctx.sema.check_expr(*item.expr, scope);
-      if (t != Ty::integer && t != Ty::any) d.report(item.expr->where, Msg::type_mismatch, fmt::format("derived axis '{}'", item.name), "an integer", type_name(t));
+      if (t != Ty::integer && t != Ty::any)
+        d.report(item.expr->where, Msg::type_mismatch, fmt::format("derived axis '{}'", item.name),
+                 "an integer", type_name(t));
       axis.derived = ctx.sema.lower_expr(item.expr, ctx.module);
     } else if (auto values = axis_values(ctx, item)) {
       axis.values = std::move(*values);
@@ -121,7 +128,8 @@ std::optional<GridSpec> grid_spec(TaskContext& ctx, const ast::ShapesDecl& shape
     spec.axes.push_back(std::move(axis));
   }
   for (const auto& [name, p] : ctx.params)
-    if (!p->value && !bound.count(name)) d.report(shapes.which_where, Msg::unbound_param, shapes.which, name);
+    if (!p->value && !bound.count(name))
+      d.report(shapes.which_where, Msg::unbound_param, shapes.which, name);
   if (d.error_count() != before) return std::nullopt;
   return spec;
 }
@@ -134,16 +142,20 @@ NameLookup fixed_params(const model::Task& task) {
   };
 }
 
-std::optional<std::vector<model::ShapePoint>> expand(TaskContext& ctx, const ast::ShapesDecl& shapes, const GridSpec& spec) {
+std::optional<std::vector<model::ShapePoint>> expand(TaskContext& ctx,
+                                                     const ast::ShapesDecl& shapes,
+                                                     const GridSpec& spec) {
   DiagnosticEngine& d = ctx.diags();
   try {
     auto points = expand_grid(spec, fixed_params(ctx.task), ctx.sema.options.max_grid_points);
     if (points.empty()) d.report(shapes.which_where, Msg::empty_grid, shapes.which);
     return points;
   } catch (const GridTooLarge&) {
-    d.report(shapes.which_where, Msg::grid_too_large, shapes.which, ctx.sema.options.max_grid_points);
+    d.report(shapes.which_where, Msg::grid_too_large, shapes.which,
+             ctx.sema.options.max_grid_points);
   } catch (const EvalError& e) {
-    d.report(e.where.file ? e.where : shapes.where, Msg::eval_error, expr_text(ctx, e.where.file ? e.where : shapes.where), e.what());
+    d.report(e.where.file ? e.where : shapes.where, Msg::eval_error,
+             expr_text(ctx, e.where.file ? e.where : shapes.where), e.what());
   }
   return std::nullopt;
 }
@@ -152,12 +164,15 @@ void lower_generator(TaskContext& ctx, const ast::ShapesDecl& shapes, const Grid
   DiagnosticEngine& d = ctx.diags();
   const auto* call = std::get_if<ast::Call>(&shapes.generator->node);
   if (!call) {
-    d.report(shapes.generator->where, Msg::type_mismatch, "a generated grid", "a generator call such as std.heldout.perturb(visible)", "an expression");
+    d.report(shapes.generator->where, Msg::type_mismatch, "a generated grid",
+             "a generator call such as std.heldout.perturb(visible)", "an expression");
     return;
   }
   auto decl = ctx.sema.callable(*call, ctx.module, "generator");
   if (!decl) return;
-  const ast::NameRef* first = call->args.empty() || !call->args[0].name.empty() ? nullptr : std::get_if<ast::NameRef>(&call->args[0].value->node);
+  const ast::NameRef* first = call->args.empty() || !call->args[0].name.empty()
+                                  ? nullptr
+                                  : std::get_if<ast::NameRef>(&call->args[0].value->node);
   if (!first || first->name != "visible") {
     d.report(call->callee_where, Msg::generator_needs_visible, call->callee);
     return;
@@ -166,10 +181,12 @@ void lower_generator(TaskContext& ctx, const ast::ShapesDecl& shapes, const Grid
   if (!args) return;
   model::HeldoutGenerator g;
   g.name = decl->first->name;
-  if (auto it = args->find("count"); it != args->end() && std::holds_alternative<int64_t>(it->second)) {
+  if (auto it = args->find("count");
+      it != args->end() && std::holds_alternative<int64_t>(it->second)) {
     int64_t count = std::get<int64_t>(it->second);
     if (count < 1 || count > int64_t(ctx.sema.options.max_grid_points)) {
-      d.report(call->callee_where, Msg::value_out_of_range, "'count'", fmt::format("between 1 and {}", ctx.sema.options.max_grid_points), count);
+      d.report(call->callee_where, Msg::value_out_of_range, "'count'",
+               fmt::format("between 1 and {}", ctx.sema.options.max_grid_points), count);
       return;
     }
     g.count = static_cast<int>(count);
@@ -194,7 +211,8 @@ void check_at_points(TaskContext& ctx) {
   };
   std::vector<Item> items;
   for (const model::Tensor& t : ctx.task.tensors)
-    for (size_t i = 0; i < t.shape.size(); ++i) items.push_back({t.shape[i], fmt::format("dim {} of '{}'", i, t.name), 0, true});
+    for (size_t i = 0; i < t.shape.size(); ++i)
+      items.push_back({t.shape[i], fmt::format("dim {} of '{}'", i, t.name), 0, true});
   for (const model::Entry* e : {&ctx.task.reference, &ctx.task.baseline, &ctx.task.candidate}) {
     if (!e->launch) continue;
     for (int i = 0; i < 3; ++i) {
@@ -208,14 +226,17 @@ void check_at_points(TaskContext& ctx) {
   for (const Item& item : items) {
     for (const model::ShapePoint& p : ctx.task.visible) {
       try {
-        double v = item.integer ? double(eval_int(item.expr, p, ctx.task)) : eval_number(item.expr, p, ctx.task);
+        double v = item.integer ? double(eval_int(item.expr, p, ctx.task))
+                                : eval_number(item.expr, p, ctx.task);
         if (v < double(item.min)) {
-          ctx.diags().report(item.expr->where, Msg::value_out_of_range, fmt::format("{} at {}", item.what, point_text(p)),
+          ctx.diags().report(item.expr->where, Msg::value_out_of_range,
+                             fmt::format("{} at {}", item.what, point_text(p)),
                              fmt::format("at least {}", item.min), v);
           break;
         }
       } catch (const EvalError& e) {
-        ctx.diags().report(item.expr->where, Msg::eval_failed, expr_text(ctx, item.expr->where), point_text(p), e.what());
+        ctx.diags().report(item.expr->where, Msg::eval_failed, expr_text(ctx, item.expr->where),
+                           point_text(p), e.what());
         break;
       }
     }
@@ -228,9 +249,11 @@ void check_grids(TaskContext& ctx) {
   std::optional<GridSpec> visible_spec;
   if (ctx.visible) {
     if (ctx.visible->generator) {
-      ctx.diags().report(ctx.visible->which_where, Msg::type_mismatch, "the visible grid", "a block of axes", "a generator");
+      ctx.diags().report(ctx.visible->which_where, Msg::type_mismatch, "the visible grid",
+                         "a block of axes", "a generator");
     } else if ((visible_spec = grid_spec(ctx, *ctx.visible))) {
-      if (auto points = expand(ctx, *ctx.visible, *visible_spec)) ctx.task.visible = std::move(*points);
+      if (auto points = expand(ctx, *ctx.visible, *visible_spec))
+        ctx.task.visible = std::move(*points);
     }
   }
   if (ctx.heldout) {
@@ -239,7 +262,9 @@ void check_grids(TaskContext& ctx) {
     } else if (auto spec = grid_spec(ctx, *ctx.heldout)) {
       if (auto points = expand(ctx, *ctx.heldout, *spec)) {
         for (const model::ShapePoint& p : *points) {
-          if (std::find(ctx.task.visible.begin(), ctx.task.visible.end(), p) == ctx.task.visible.end()) continue;
+          if (std::find(ctx.task.visible.begin(), ctx.task.visible.end(), p) ==
+              ctx.task.visible.end())
+            continue;
           ctx.diags().report(ctx.heldout->which_where, Msg::heldout_equals_visible, point_text(p));
           ctx.diags().note(ctx.visible->which_where, Msg::note_visible_grid);
         }

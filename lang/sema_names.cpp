@@ -9,10 +9,12 @@ namespace {
 
 constexpr std::string_view kTaskKeys[] = {"kind", "summary", "notes", "editable", "tolerance",
                                           "gate", "timing",  "bytes", "flops"};
-constexpr std::string_view kStatementWords[] = {"param", "input", "output", "inout",
+constexpr std::string_view kStatementWords[] = {"param",     "input",    "output",    "inout",
                                                 "reference", "baseline", "candidate", "shapes"};
 // Keys that may appear on several lines (each with its own subject, or adding values).
-bool repeatable(std::string_view key) { return key == "tolerance" || key == "gate" || key == "editable"; }
+bool repeatable(std::string_view key) {
+  return key == "tolerance" || key == "gate" || key == "editable";
+}
 
 Ty param_ty(const std::string& type) {
   if (type == "bool") return Ty::boolean;
@@ -69,8 +71,10 @@ void collect_task_items(TaskContext& ctx) {
         for (auto k : kTaskKeys) cands.emplace_back(k);
         for (auto k : kStatementWords) cands.emplace_back(k);
         std::string hint = closest_match(s.key, cands);
-        if (hint.empty()) d.report(s.key_where, Msg::unknown_setting, s.key, task_label);
-        else d.report(s.key_where, Msg::unknown_setting_hint, s.key, task_label, hint);
+        if (hint.empty())
+          d.report(s.key_where, Msg::unknown_setting, s.key, task_label);
+        else
+          d.report(s.key_where, Msg::unknown_setting_hint, s.key, task_label, hint);
         continue;
       }
       auto& list = ctx.settings[s.key];
@@ -86,9 +90,12 @@ void collect_task_items(TaskContext& ctx) {
     if (!ctx.settings.count(std::string(required)))
       d.report(ctx.decl.name_where, Msg::missing_statement, ctx.decl.name, required);
   }
-  if (!ctx.reference) d.report(ctx.decl.name_where, Msg::missing_statement, ctx.decl.name, "reference");
-  if (!ctx.baseline) d.report(ctx.decl.name_where, Msg::missing_statement, ctx.decl.name, "baseline");
-  if (!ctx.visible) d.report(ctx.decl.name_where, Msg::missing_statement, ctx.decl.name, "visible shapes");
+  if (!ctx.reference)
+    d.report(ctx.decl.name_where, Msg::missing_statement, ctx.decl.name, "reference");
+  if (!ctx.baseline)
+    d.report(ctx.decl.name_where, Msg::missing_statement, ctx.decl.name, "baseline");
+  if (!ctx.visible)
+    d.report(ctx.decl.name_where, Msg::missing_statement, ctx.decl.name, "visible shapes");
 }
 
 }  // namespace kta::lang

@@ -32,7 +32,8 @@ bool wildcard_match(std::string_view pat, std::string_view s) {
 bool has_wildcard(const std::string& s) { return s.find_first_of("*?") != std::string::npos; }
 
 void glob_from(const fs::path& base, std::vector<std::string>::const_iterator part,
-               std::vector<std::string>::const_iterator end, std::vector<fs::path>& out, int depth) {
+               std::vector<std::string>::const_iterator end, std::vector<fs::path>& out,
+               int depth) {
   std::error_code ec;
   if (part == end) {
     if (fs::exists(base, ec)) out.push_back(base);
@@ -65,7 +66,8 @@ std::vector<fs::path> glob_paths(const fs::path& pattern) {
   std::vector<std::string> parts;
   for (const auto& p : pattern.relative_path()) parts.push_back(p.string());
   std::vector<fs::path> out;
-  glob_from(pattern.root_path().empty() ? fs::path(".") : pattern.root_path(), parts.begin(), parts.end(), out, 0);
+  glob_from(pattern.root_path().empty() ? fs::path(".") : pattern.root_path(), parts.begin(),
+            parts.end(), out, 0);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
@@ -76,10 +78,13 @@ std::optional<fs::path> task_file_of(const fs::path& p, DiagnosticEngine& d, Sou
   if (!fs::is_directory(p, ec)) return p;
   std::vector<fs::path> found;
   for (const auto& entry : fs::directory_iterator(p, ec))
-    if (entry.path().extension() == ".kta" && entry.is_regular_file(ec)) found.push_back(entry.path());
+    if (entry.path().extension() == ".kta" && entry.is_regular_file(ec))
+      found.push_back(entry.path());
   if (found.size() == 1) return found[0];
-  if (found.empty()) d.report(where, Msg::folder_without_kta, p.string());
-  else d.report(where, Msg::folder_with_many_kta, p.string(), found.size());
+  if (found.empty())
+    d.report(where, Msg::folder_without_kta, p.string());
+  else
+    d.report(where, Msg::folder_with_many_kta, p.string(), found.size());
   return std::nullopt;
 }
 
@@ -98,14 +103,17 @@ void load_tasks(Sema& sema, const ast::Setting& s, const fs::path& dir, model::P
     fs::path pattern = (dir / str->value).lexically_normal();
     std::vector<fs::path> matches;
     std::error_code ec;
-    if (has_wildcard(str->value)) matches = glob_paths(pattern);
-    else if (fs::exists(pattern, ec)) matches.push_back(pattern);
+    if (has_wildcard(str->value))
+      matches = glob_paths(pattern);
+    else if (fs::exists(pattern, ec))
+      matches.push_back(pattern);
     if (matches.empty()) {
       d.report(v->where, Msg::task_path_not_found, str->value);
       continue;
     }
     for (const fs::path& match : matches) {
-      if (has_wildcard(str->value) && !fs::is_directory(match, ec) && match.extension() != ".kta") continue;
+      if (has_wildcard(str->value) && !fs::is_directory(match, ec) && match.extension() != ".kta")
+        continue;
       auto file = task_file_of(match, d, v->where);
       if (!file) continue;
       fs::path abs = fs::absolute(*file, ec).lexically_normal();
@@ -135,16 +143,18 @@ std::optional<model::Plan> lower_plan(Sema& sema, Module& m, const ast::PlanDecl
   plan.file = m.path;
   fs::path dir = m.path.parent_path();
   plan.output = dir / "runs" / decl.name;
-  static const std::vector<std::string> kKeys = {"tasks", "agent", "device", "heldout", "repeat", "output", "timing",
-                                                 "sandbox", "network"};
+  static const std::vector<std::string> kKeys = {"tasks",  "agent",  "device",  "heldout", "repeat",
+                                                 "output", "timing", "sandbox", "network"};
   std::map<std::string, const ast::Setting*> seen;
   bool has_tasks = false, has_agent = false;
   for (const ast::Setting& s : decl.items) {
     if (std::find(kKeys.begin(), kKeys.end(), s.key) == kKeys.end()) {
       std::string hint = closest_match(s.key, kKeys);
       std::string where = fmt::format("plan '{}'", decl.name);
-      if (hint.empty()) d.report(s.key_where, Msg::unknown_setting, s.key, where);
-      else d.report(s.key_where, Msg::unknown_setting_hint, s.key, where, hint);
+      if (hint.empty())
+        d.report(s.key_where, Msg::unknown_setting, s.key, where);
+      else
+        d.report(s.key_where, Msg::unknown_setting_hint, s.key, where, hint);
       continue;
     }
     bool repeatable = s.key == "tasks" || s.key == "agent";
@@ -164,13 +174,17 @@ std::optional<model::Plan> lower_plan(Sema& sema, Module& m, const ast::PlanDecl
       const ast::Expr* v = sema.single_value(s);
       if (!v) continue;
       std::string text;
-      if (const auto* n = std::get_if<ast::NameRef>(&v->node)) text = n->name;
-      else if (const auto* str = std::get_if<ast::StringLit>(&v->node)) text = str->value;
+      if (const auto* n = std::get_if<ast::NameRef>(&v->node))
+        text = n->name;
+      else if (const auto* str = std::get_if<ast::StringLit>(&v->node))
+        text = str->value;
       bool ok = text == "auto" || text == "cpu" || text == "hip";
       if (text.starts_with("hip:") && text.size() > 4)
         ok = text.find_first_not_of("0123456789", 4) == std::string::npos;
-      if (!ok) d.report(v->where, Msg::bad_device, text);
-      else plan.device = text;
+      if (!ok)
+        d.report(v->where, Msg::bad_device, text);
+      else
+        plan.device = text;
     } else if (s.key == "heldout") {
       if (auto b = sema.bool_value(s, m)) plan.heldout = *b;
     } else if (s.key == "repeat") {
@@ -184,9 +198,11 @@ std::optional<model::Plan> lower_plan(Sema& sema, Module& m, const ast::PlanDecl
     } else if (s.key == "sandbox") {
       const ast::Expr* v = sema.single_value(s);
       const auto* n = v ? std::get_if<ast::NameRef>(&v->node) : nullptr;
-      if (n && (n->name == "auto" || n->name == "on" || n->name == "off")) plan.sandbox = n->name;
-      else if (v) d.report(v->where, Msg::type_mismatch, "'sandbox'", "auto, on or off",
-                           n ? fmt::format("'{}'", n->name) : std::string("an expression"));
+      if (n && (n->name == "auto" || n->name == "on" || n->name == "off"))
+        plan.sandbox = n->name;
+      else if (v)
+        d.report(v->where, Msg::type_mismatch, "'sandbox'", "auto, on or off",
+                 n ? fmt::format("'{}'", n->name) : std::string("an expression"));
     }
   }
   if (!has_tasks) d.report(decl.name_where, Msg::plan_no_tasks, decl.name);

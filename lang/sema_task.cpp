@@ -26,7 +26,8 @@ void lower_annotations(TaskContext& ctx) {
     return it == ctx.settings.end() ? nullptr : it->second.front();
   };
   if (const ast::Setting* s = first("kind"))
-    if (auto w = sema.word(*s, {"hip2hip", "triton2triton", "torch2hip"})) ctx.task.kind = kind_of(*w);
+    if (auto w = sema.word(*s, {"hip2hip", "triton2triton", "torch2hip"}))
+      ctx.task.kind = kind_of(*w);
   if (const ast::Setting* s = first("summary"))
     if (auto v = sema.string_value(*s, ctx.module)) ctx.task.summary = *v;
   if (const ast::Setting* s = first("notes"))
@@ -40,10 +41,12 @@ void lower_annotations(TaskContext& ctx) {
     Ty t = sema.check_expr(*v, ctx.scope);
     if (ctx.diags().error_count() != before) continue;
     if (t != Ty::integer && t != Ty::number && t != Ty::any) {
-      ctx.diags().report(v->where, Msg::type_mismatch, fmt::format("'{}'", key), "a number", type_name(t));
+      ctx.diags().report(v->where, Msg::type_mismatch, fmt::format("'{}'", key), "a number",
+                         type_name(t));
       continue;
     }
-    (std::string_view(key) == "bytes" ? ctx.task.bytes : ctx.task.flops) = sema.lower_expr(s->values[0], ctx.module);
+    (std::string_view(key) == "bytes" ? ctx.task.bytes : ctx.task.flops) =
+        sema.lower_expr(s->values[0], ctx.module);
   }
 }
 
@@ -100,7 +103,20 @@ std::optional<model::Task> lower_task(Sema& sema, Module& m, const ast::TaskDecl
   task.file = m.path;
   task.dir = m.path.parent_path();
   task.where = decl.where;
-  TaskContext ctx{sema, m, decl, task, {}, {}, {}, nullptr, nullptr, nullptr, nullptr, nullptr, Scope{&m, {}, true}, {}};
+  TaskContext ctx{sema,
+                  m,
+                  decl,
+                  task,
+                  {},
+                  {},
+                  {},
+                  nullptr,
+                  nullptr,
+                  nullptr,
+                  nullptr,
+                  nullptr,
+                  Scope{&m, {}, true},
+                  {}};
   collect_task_items(ctx);
   check_tensors(ctx);
   check_entries(ctx);

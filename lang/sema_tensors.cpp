@@ -37,9 +37,11 @@ void lower_param(TaskContext& ctx, const ast::ParamDecl& p) {
       bool is_float = p.type[0] == 'f', is_bool = p.type == "bool";
       Ty want = is_bool ? Ty::boolean : is_float ? Ty::number : Ty::integer;
       if (t != want && !(want == Ty::number && t == Ty::integer) && t != Ty::any) {
-        ctx.diags().report(p.value->where, Msg::type_mismatch, fmt::format("param '{}'", p.name), type_name(want), type_name(t));
+        ctx.diags().report(p.value->where, Msg::type_mismatch, fmt::format("param '{}'", p.name),
+                           type_name(want), type_name(t));
       } else if (auto v = ctx.sema.eval_const(*p.value, ctx.module, "")) {
-        if (is_float && std::holds_alternative<int64_t>(*v)) v = static_cast<double>(std::get<int64_t>(*v));
+        if (is_float && std::holds_alternative<int64_t>(*v))
+          v = static_cast<double>(std::get<int64_t>(*v));
         out.fixed = *v;
       }
     }
@@ -53,7 +55,8 @@ std::optional<model::Distribution> distribution_of(TaskContext& ctx, const ast::
   if (!call) {
     const auto* name = std::get_if<ast::NameRef>(&init->node);
     if (!name) {
-      ctx.diags().report(init->where, Msg::type_mismatch, "an input's initializer", "a distribution such as std.inputs.normal()", "an expression");
+      ctx.diags().report(init->where, Msg::type_mismatch, "an input's initializer",
+                         "a distribution such as std.inputs.normal()", "an expression");
       return std::nullopt;
     }
     bare.callee = name->name;
@@ -66,9 +69,12 @@ std::optional<model::Distribution> distribution_of(TaskContext& ctx, const ast::
   if (!args) return std::nullopt;
   model::Distribution out{decl->first->name, {}};
   for (const auto& [k, v] : *args) {
-    if (std::holds_alternative<int64_t>(v)) out.args[k] = static_cast<double>(std::get<int64_t>(v));
-    else if (std::holds_alternative<double>(v)) out.args[k] = std::get<double>(v);
-    else if (std::holds_alternative<bool>(v)) out.args[k] = std::get<bool>(v) ? 1.0 : 0.0;
+    if (std::holds_alternative<int64_t>(v))
+      out.args[k] = static_cast<double>(std::get<int64_t>(v));
+    else if (std::holds_alternative<double>(v))
+      out.args[k] = std::get<double>(v);
+    else if (std::holds_alternative<bool>(v))
+      out.args[k] = std::get<bool>(v) ? 1.0 : 0.0;
   }
   return out;
 }
@@ -76,7 +82,9 @@ std::optional<model::Distribution> distribution_of(TaskContext& ctx, const ast::
 void lower_tensor(TaskContext& ctx, const ast::TensorDecl& t) {
   model::Tensor out;
   out.name = t.name;
-  out.role = t.role == "input" ? model::TensorRole::input : t.role == "output" ? model::TensorRole::output : model::TensorRole::inout;
+  out.role = t.role == "input"    ? model::TensorRole::input
+             : t.role == "output" ? model::TensorRole::output
+                                  : model::TensorRole::inout;
   out.dtype = dtype(t.dtype);
   out.where = t.where;
   for (const ast::ExprPtr& dim : t.dims) {
@@ -84,7 +92,8 @@ void lower_tensor(TaskContext& ctx, const ast::TensorDecl& t) {
     Ty ty = ctx.sema.check_expr(*dim, ctx.scope);
     if (ctx.diags().error_count() != before) continue;
     if (ty != Ty::integer && ty != Ty::any)
-      ctx.diags().report(dim->where, Msg::type_mismatch, fmt::format("a dim of '{}'", t.name), "an integer", type_name(ty));
+      ctx.diags().report(dim->where, Msg::type_mismatch, fmt::format("a dim of '{}'", t.name),
+                         "an integer", type_name(ty));
     out.shape.push_back(ctx.sema.lower_expr(dim, ctx.module));
   }
   if (out.role == model::TensorRole::output) {

@@ -40,7 +40,8 @@ uint32_t SourceManager::add(std::string name, std::filesystem::path path, std::s
   SourceFile f{std::move(name), std::move(path), std::move(text), {0}};
   const char* data = f.text.data();
   size_t size = f.text.size();
-  for (const char* p = data; (p = static_cast<const char*>(std::memchr(p, '\n', size - size_t(p - data))));) {
+  for (const char* p = data;
+       (p = static_cast<const char*>(std::memchr(p, '\n', size - size_t(p - data))));) {
     ++p;
     f.line_starts.push_back(static_cast<uint32_t>(p - data));
   }
@@ -50,7 +51,8 @@ uint32_t SourceManager::add(std::string name, std::filesystem::path path, std::s
 
 uint32_t SourceManager::add(std::string name, std::filesystem::path path, std::string text,
                             std::vector<uint32_t> line_starts) {
-  files_.push_back(SourceFile{std::move(name), std::move(path), std::move(text), std::move(line_starts)});
+  files_.push_back(
+      SourceFile{std::move(name), std::move(path), std::move(text), std::move(line_starts)});
   return static_cast<uint32_t>(files_.size());
 }
 

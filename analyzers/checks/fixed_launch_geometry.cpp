@@ -62,7 +62,8 @@ std::optional<int64_t> grid_blocks(const Expr* grid, const ASTContext& ast, int 
     return total;
   }
   Expr::EvalResult r;
-  if (grid->getType()->isIntegerType() && grid->EvaluateAsInt(r, ast)) return r.Val.getInt().getExtValue();
+  if (grid->getType()->isIntegerType() && grid->EvaluateAsInt(r, ast))
+    return r.Val.getInt().getExtValue();
   return std::nullopt;
 }
 
@@ -95,10 +96,11 @@ void FixedLaunchGeometryCheck::check(const MatchFinder::MatchResult& result) {
   if (loops && !shape_sized) return;
   std::string coverage = threads ? fmt::format("{} x {} threads", *blocks, *threads)
                                  : fmt::format("{} blocks", *blocks);
-  report(*result.Context, grid->getBeginLoc(),
-         fmt::format("launch grid of {} blocks does not depend on any size: the launch covers {} "
-                     "whatever the shape{}; derive the grid from the size (e.g. ceil_div(n, block))",
-                     *blocks, coverage, loops ? ", sized to the visible shape" : ""));
+  report(
+      *result.Context, grid->getBeginLoc(),
+      fmt::format("launch grid of {} blocks does not depend on any size: the launch covers {} "
+                  "whatever the shape{}; derive the grid from the size (e.g. ceil_div(n, block))",
+                  *blocks, coverage, loops ? ", sized to the visible shape" : ""));
 }
 
 }  // namespace kta::analyzers

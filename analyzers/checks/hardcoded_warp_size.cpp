@@ -21,7 +21,9 @@ auto lane_math() {
 }
 
 // `__shfl_down(v, o, 32)`, `__shfl_xor_sync(mask, v, o, 32)`: a shuffle with a literal width.
-auto shuffle_call() { return callExpr(callee(functionDecl(matchesName("^::__shfl")))).bind("shfl"); }
+auto shuffle_call() {
+  return callExpr(callee(functionDecl(matchesName("^::__shfl")))).bind("shfl");
+}
 
 // `for (int o = 16; o > 0; o /= 2) v += __shfl_down(v, o);`: a reduction sized by a literal.
 auto shuffle_loop() {
@@ -62,17 +64,27 @@ void HardcodedWarpSizeCheck::check(const MatchFinder::MatchResult& result) {
     uint64_t v = lit->getValue().getLimitedValue();
     bool warp = false;
     switch (op->getOpcode()) {
-      case BO_Rem: case BO_Div: warp = is_warp_value(v); break;
-      case BO_And: warp = v == 31 || v == 63; break;
-      case BO_Shr: warp = v == 5 || v == 6; break;
-      default: break;
+      case BO_Rem:
+      case BO_Div:
+        warp = is_warp_value(v);
+        break;
+      case BO_And:
+        warp = v == 31 || v == 63;
+        break;
+      case BO_Shr:
+        warp = v == 5 || v == 6;
+        break;
+      default:
+        break;
     }
     if (!warp || !mentions_any_index(op->getLHS(), ctx().facts(fn))) return;
     report(ast, op->getOperatorLoc(),
            fmt::format("lane/warp index computed with '{} {}': assumes a warp of {} threads ({}; "
                        "AMD wavefronts are 64 wide, NVIDIA warps 32)",
                        op->getOpcodeStr().str(), v,
-                       op->getOpcode() == BO_And ? v + 1 : op->getOpcode() == BO_Shr ? (1u << v) : v,
+                       op->getOpcode() == BO_And   ? v + 1
+                       : op->getOpcode() == BO_Shr ? (1u << v)
+                                                   : v,
                        kAdvice));
   } else if (const auto* call = result.Nodes.getNodeAs<CallExpr>("shfl")) {
     // The width is the last argument: `__shfl_down(v, delta, width)`.
@@ -80,7 +92,8 @@ void HardcodedWarpSizeCheck::check(const MatchFinder::MatchResult& result) {
     unsigned width_index = fn && fn->getName().endswith("_sync") ? 3 : 2;
     if (call->getNumArgs() <= width_index) return;
     const auto* lit = dyn_cast<IntegerLiteral>(call->getArg(width_index)->IgnoreParenImpCasts());
-    if (!lit || in_macro_body(sm, lit->getBeginLoc()) || !is_warp_value(lit->getValue().getLimitedValue()))
+    if (!lit || in_macro_body(sm, lit->getBeginLoc()) ||
+        !is_warp_value(lit->getValue().getLimitedValue()))
       return;
     report(ast, lit->getBeginLoc(),
            fmt::format("shuffle width {} is a hard-coded warp size ({})",

@@ -1,10 +1,10 @@
 #include "analyzers/checks/ignored_size_param.h"
 
-#include <functional>
-
 #include <clang/AST/ParentMapContext.h>
 #include <clang/ASTMatchers/ASTMatchers.h>
 #include <fmt/format.h>
+
+#include <functional>
 
 namespace kta::analyzers {
 
@@ -52,7 +52,8 @@ void IgnoredSizeParamCheck::check(const MatchFinder::MatchResult& result) {
     ++index;
     if (!is_size_type(p->getType().getNonReferenceType())) continue;
     if (is_read(kernel->getBody(), p, nullptr)) continue;
-    std::string name = p->getName().empty() ? fmt::format("#{}", index) : "'" + p->getName().str() + "'";
+    std::string name =
+        p->getName().empty() ? fmt::format("#{}", index) : "'" + p->getName().str() + "'";
     report(*result.Context, p->getLocation(),
            fmt::format("size parameter {} of kernel '{}' is never read: the kernel cannot adapt "
                        "to the size it is given",

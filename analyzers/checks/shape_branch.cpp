@@ -37,8 +37,8 @@ std::optional<SizeTest> find_size_test(const Expr* cond, const FunctionFacts& fa
     return find_size_test(op->getRHS(), facts, ast);
   }
   if (!op->isComparisonOp()) return std::nullopt;
-  for (auto [size_side, const_side] : {std::pair{op->getLHS(), op->getRHS()},
-                                       std::pair{op->getRHS(), op->getLHS()}}) {
+  for (auto [size_side, const_side] :
+       {std::pair{op->getLHS(), op->getRHS()}, std::pair{op->getRHS(), op->getLHS()}}) {
     if (!mentions_size(size_side, facts) || mentions_size(const_side, facts)) continue;
     // `n % 4 == 0`, `(n & 7) != 0`: alignment tests are general dispatch, not a shape.
     if (const auto* arith = dyn_cast<BinaryOperator>(size_side->IgnoreParenImpCasts());
@@ -97,7 +97,8 @@ void ShapeBranchCheck::on_if(const IfStmt* s, ASTContext& ast) {
   auto test = find_size_test(s->getCond(), ctx().facts(fn), ast);
   if (!test) return;
   if (s->getElse()) return;  // `if (n == 4096) fast(); else general();`
-  std::string cond = fmt::format("'{}' {} {}", test->size, test->op->getOpcodeStr().str(), test->value);
+  std::string cond =
+      fmt::format("'{}' {} {}", test->size, test->op->getOpcodeStr().str(), test->value);
   bool equality = test->op->getOpcode() == BO_EQ;
   if (only_exits(s->getThen())) {
     // `if (n != 4096) return;`: the work below runs for one size only. (`if (n == 4096)

@@ -30,13 +30,15 @@ auto literal_in_arithmetic() {
 
 // `x[4096]`: a literal subscript.
 auto literal_subscript() {
-  return arraySubscriptExpr(hasIndex(ignoringParenImpCasts(integerLiteral().bind("lit")))).bind("sub");
+  return arraySubscriptExpr(hasIndex(ignoringParenImpCasts(integerLiteral().bind("lit"))))
+      .bind("sub");
 }
 
 // `gemm<<<g, b>>>(a, b, c, 4096)`, `launch(x, 8192)`, `dim3 grid(64, 64)`: a literal argument.
 auto literal_argument() {
   return expr(anyOf(callExpr(hasAnyArgument(ignoringParenImpCasts(integerLiteral().bind("lit")))),
-                    cxxConstructExpr(hasAnyArgument(ignoringParenImpCasts(integerLiteral().bind("lit"))))))
+                    cxxConstructExpr(
+                        hasAnyArgument(ignoringParenImpCasts(integerLiteral().bind("lit"))))))
       .bind("arg");
 }
 
@@ -131,7 +133,8 @@ void ShapeLiteralCheck::on_literal(const IntegerLiteral* lit, const Expr* other,
     if (is_small_power_of_two(value) &&
         (mentions_any_index(other, facts) || (arithmetic && mentions_size(other, facts))))
       return;
-  } else if (!other && is_small_power_of_two(value) && std::string_view(where) != "as a kernel argument") {
+  } else if (!other && is_small_power_of_two(value) &&
+             std::string_view(where) != "as a kernel argument") {
     // `__shared__ float tile[64]`, `dim3 block(128)`, `x[32]`: tile buffers and block shapes.
     // A literal passed to a kernel as an argument is reported whatever its value.
     return;

@@ -1,11 +1,11 @@
 #include "analyzers/checks/unchecked_vector_tail.h"
 
+#include <clang/ASTMatchers/ASTMatchers.h>
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <functional>
 #include <set>
-
-#include <clang/ASTMatchers/ASTMatchers.h>
-#include <fmt/format.h>
 
 namespace kta::analyzers {
 
@@ -19,10 +19,9 @@ constexpr const char* kVectorTypes =
 
 // `reinterpret_cast<float4*>(x)`, `(const float4*)&x[i]`: a cast to a pointer to a vector.
 auto vector_pointer_cast() {
-  return explicitCastExpr(
-             hasDestinationType(pointerType(pointee(hasUnqualifiedDesugaredType(
-                 recordType(hasDeclaration(recordDecl(matchesName(kVectorTypes)))))))),
-             hasAncestor(functionDecl().bind("fn")))
+  return explicitCastExpr(hasDestinationType(pointerType(pointee(hasUnqualifiedDesugaredType(
+                              recordType(hasDeclaration(recordDecl(matchesName(kVectorTypes)))))))),
+                          hasAncestor(functionDecl().bind("fn")))
       .bind("cast");
 }
 

@@ -20,7 +20,6 @@
 #include "analyzers/audit.h"
 #include "analyzers/hip_shim.h"
 
-
 namespace fs = std::filesystem;
 
 namespace {
@@ -57,12 +56,17 @@ int main(int argc, char** argv) {
   fs::path work = fs::temp_directory_path() / "kta_audit_bench";
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string a = argv[i];
-    if (a == "--files") files = std::atoi(argv[i + 1]);
-    else if (a == "--jobs") jobs = std::atoi(argv[i + 1]);
-    else if (a == "--repeat") repeat = std::atoi(argv[i + 1]);
-    else if (a == "--workdir") work = argv[i + 1];
+    if (a == "--files")
+      files = std::atoi(argv[i + 1]);
+    else if (a == "--jobs")
+      jobs = std::atoi(argv[i + 1]);
+    else if (a == "--repeat")
+      repeat = std::atoi(argv[i + 1]);
+    else if (a == "--workdir")
+      work = argv[i + 1];
     else {
-      std::fprintf(stderr, "usage: %s [--files N] [--jobs N] [--repeat N] [--workdir DIR]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--files N] [--jobs N] [--repeat N] [--workdir DIR]\n",
+                   argv[0]);
       return 2;
     }
   }
@@ -89,11 +93,13 @@ int main(int argc, char** argv) {
   }
   // The same shim kta parses with, as real files for clang-tidy.
   for (const auto& [path, text] : kta::analyzers::shim_files()) {
-    fs::path rel = fs::path(std::string(path)).lexically_relative(std::string(kta::analyzers::kShimDir));
+    fs::path rel =
+        fs::path(std::string(path)).lexically_relative(std::string(kta::analyzers::kShimDir));
     fs::create_directories((work / "shim" / rel).parent_path());
     std::string body(text);
     std::string from = std::string(kta::analyzers::kShimDir);
-    for (size_t at; (at = body.find(from)) != std::string::npos;) body.replace(at, from.size(), (work / "shim").string());
+    for (size_t at; (at = body.find(from)) != std::string::npos;)
+      body.replace(at, from.size(), (work / "shim").string());
     std::ofstream(work / "shim" / rel) << body;
   }
 
@@ -115,7 +121,8 @@ int main(int argc, char** argv) {
     return s;
   };
 
-  // clang-tidy: `jobs` processes at once, each over its share of the files (what run-clang-tidy does).
+  // clang-tidy: `jobs` processes at once, each over its share of the files (what run-clang-tidy
+  // does).
   std::string tidy_args = " --quiet --checks=-*,misc-unused-parameters";
   std::string parse_args = " -- -x hip --cuda-host-only -nogpuinc -nogpulib -std=c++17 -isystem " +
                            quote((work / "shim").string()) + " -include kta_hip_shim.h -I " +
@@ -123,7 +130,8 @@ int main(int argc, char** argv) {
   std::string tidy_cmd = "(";
   for (int j = 0; j < jobs; ++j) {
     std::string share;
-    for (size_t i = static_cast<size_t>(j); i < paths.size(); i += static_cast<size_t>(jobs)) share += " " + quote(paths[i]);
+    for (size_t i = static_cast<size_t>(j); i < paths.size(); i += static_cast<size_t>(jobs))
+      share += " " + quote(paths[i]);
     tidy_cmd += std::string(KTA_CLANG_TIDY) + tidy_args + share + parse_args + " > " +
                 quote((work / ("tidy" + std::to_string(j) + ".out")).string()) + " 2>&1 & ";
   }
@@ -136,8 +144,10 @@ int main(int argc, char** argv) {
   }
   double k = median(kta_s), t = median(tidy_s);
   std::printf("files: %d, parallel workers: %d, repeats: %d (median)\n", files, jobs, repeat);
-  std::printf("kta audit (7 checks)                      : %7.2f s  %7.1f files/s  (%zu findings, %zu errors)\n",
-              k, files / k, findings, failures);
+  std::printf(
+      "kta audit (7 checks)                      : %7.2f s  %7.1f files/s  (%zu findings, %zu "
+      "errors)\n",
+      k, files / k, findings, failures);
   std::printf("clang-tidy-16 (misc-unused-parameters)    : %7.2f s  %7.1f files/s\n", t, files / t);
   std::printf("kta audit / clang-tidy throughput ratio   : %7.2fx\n", t / k);
   return 0;

@@ -28,7 +28,9 @@ struct Totals {
   long launches = 0, timed = 0;
 };
 
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 // Forwards to a real device and charges each call's wall time to a bucket.
 class TimingDevice : public engine::Device {
@@ -66,7 +68,8 @@ class TimingDevice : public engine::Device {
     add(t_.timed_wall, since(t0), &t_.timed, res.seconds * r);
     return res;
   }
-  engine::TimedResult timed_call(uint64_t m, const engine::LauncherArgs& a, bool f, int r) override {
+  engine::TimedResult timed_call(uint64_t m, const engine::LauncherArgs& a, bool f,
+                                 int r) override {
     auto t0 = Clock::now();
     auto res = d_->timed_call(m, a, f, r);
     add(t_.timed_wall, since(t0), &t_.timed, res.seconds * r);
@@ -106,8 +109,9 @@ int main(int argc, char** argv) {
   po.secret = "bench";
   std::printf("task %s, device %s, %d runs after one warm-up (compile cache warm)\n",
               task.filename().c_str(), device.c_str(), runs);
-  std::printf("%4s %7s %6s %9s %10s %9s %8s %9s %9s %15s %9s\n", "run", "shapes", "steps", "total_s",
-              "compile_s", "launch_s", "timed_n", "timed_s", "kernel_s", "overhead_ms/shape", "workers_s");
+  std::printf("%4s %7s %6s %9s %10s %9s %8s %9s %9s %15s %9s\n", "run", "shapes", "steps",
+              "total_s", "compile_s", "launch_s", "timed_n", "timed_s", "kernel_s",
+              "overhead_ms/shape", "workers_s");
   for (int run = 0; run <= runs; ++run) {
     std::filesystem::remove_all(out);
     engine::Plan plan = engine::compile_plan(source, po);
@@ -134,10 +138,11 @@ int main(int argc, char** argv) {
     double inside = totals.compile + totals.launch + totals.timed_wall;
     double overhead = (total - inside) / static_cast<double>(shapes) * 1e3;
     if (run == 0) continue;  // warm-up: fills the compile cache
-    std::printf("%4d %7zu %6zu %9.3f %10.3f %9.3f %8ld %9.3f %9.6f %15.1f %9.3f\n", run, shapes, steps,
-                total, totals.compile, totals.launch, totals.timed, totals.timed_wall,
+    std::printf("%4d %7zu %6zu %9.3f %10.3f %9.3f %8ld %9.3f %9.6f %15.1f %9.3f\n", run, shapes,
+                steps, total, totals.compile, totals.launch, totals.timed, totals.timed_wall,
                 totals.timed_kernel, overhead, totals.start);
-    if (!outcomes.front().correct) std::printf("  (candidate not correct: %s)\n", outcomes.front().failure_reason.c_str());
+    if (!outcomes.front().correct)
+      std::printf("  (candidate not correct: %s)\n", outcomes.front().failure_reason.c_str());
   }
   std::filesystem::remove_all(out);
   return 0;

@@ -6,12 +6,12 @@
 // (load_files): one mode alone, for instruction counts under callgrind.
 #include <algorithm>
 #include <chrono>
-#include <iostream>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <random>
 #include <string>
 
@@ -24,19 +24,29 @@ namespace {
 
 std::string task(int i) {
   int block = 64 << (i % 4);
-  return "// generated task " + std::to_string(i) + "\n"
+  return "// generated task " + std::to_string(i) +
+         "\n"
          "import std.tolerances\nimport std.inputs\nimport std.heldout\n\n"
-         "const BLOCK = " + std::to_string(block) + "\n\n"
-         "task t" + std::to_string(i) + " {\n"
+         "const BLOCK = " +
+         std::to_string(block) +
+         "\n\n"
+         "task t" +
+         std::to_string(i) +
+         " {\n"
          "  kind    hip2hip\n"
-         "  summary \"generated elementwise task " + std::to_string(i) + "\"\n"
+         "  summary \"generated elementwise task " +
+         std::to_string(i) +
+         "\"\n"
          "  param   M: i64\n  param   N: i64\n  param   alpha: f32 = 0.5\n"
          "  input   x: f32[M, N] = std.inputs.normal(mean: 0, std: 2)\n"
          "  input   b: f32[N] = std.inputs.uniform(lo: -1, hi: 1)\n"
          "  output  y: f32[M, N]\n\n"
-         "  reference hip \"k.hip\" kernel ref(x, b, y, M, N, alpha) grid (ceil_div(N, BLOCK), M) block BLOCK\n"
-         "  baseline  hip \"k.hip\" kernel base(x, b, y, M, N, alpha) grid (ceil_div(N, BLOCK), M) block BLOCK\n\n"
-         "  shapes visible {\n    M in [1, 7, 64]\n    N in pow2(10..14)\n    where M * N <= 1 << 20\n  }\n"
+         "  reference hip \"k.hip\" kernel ref(x, b, y, M, N, alpha) grid (ceil_div(N, BLOCK), M) "
+         "block BLOCK\n"
+         "  baseline  hip \"k.hip\" kernel base(x, b, y, M, N, alpha) grid (ceil_div(N, BLOCK), M) "
+         "block BLOCK\n\n"
+         "  shapes visible {\n    M in [1, 7, 64]\n    N in pow2(10..14)\n    where M * N <= 1 << "
+         "20\n  }\n"
          "  shapes heldout = std.heldout.perturb(visible, count: 8)\n\n"
          "  tolerance y = std.tolerances.f32_strict\n"
          "  gate correctness { seeds 3 }\n  gate performance { min_speedup 1.0 }\n"
@@ -53,7 +63,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: kta_lang_bench [N] [ROUNDS] [all|file|cached|shared]\n");
     return 2;
   }
-  fs::path dir = fs::temp_directory_path() / ("kta-lang-bench-" + std::to_string(std::random_device{}()));
+  fs::path dir =
+      fs::temp_directory_path() / ("kta-lang-bench-" + std::to_string(std::random_device{}()));
   fs::create_directories(dir);
   std::ofstream(dir / "k.hip") << "__global__ void ref() {}\n";
   std::vector<fs::path> files;
@@ -77,8 +88,10 @@ int main(int argc, char** argv) {
         kta::lang::SourceManager sm;
         kta::lang::DiagnosticEngine diags(sm);
         auto loaded = kta::lang::load_file(f, diags, options);
-        if (loaded && loaded->tasks.size() == 1) ++ok;
-        else if (r == 0 && ok == 0) diags.print(std::cerr);
+        if (loaded && loaded->tasks.size() == 1)
+          ++ok;
+        else if (r == 0 && ok == 0)
+          diags.print(std::cerr);
       }
       double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       double cpu = double(std::clock() - cpu_start) / CLOCKS_PER_SEC;
@@ -87,10 +100,13 @@ int main(int argc, char** argv) {
       double& best_cpu_rate = cached ? best_cached_cpu : best_cpu;
       best_rate = std::max(best_rate, rate);
       best_cpu_rate = std::max(best_cpu_rate, cpu_rate);
-      std::printf("%sround %d: %d files (%zu checked clean) in %.3f s wall, %.3f s cpu: %.0f files/s wall, %.0f files/s per cpu-second\n",
-                  cached ? "module cache, " : "", r + 1, n, ok, s, cpu, rate, cpu_rate);
+      std::printf(
+          "%sround %d: %d files (%zu checked clean) in %.3f s wall, %.3f s cpu: %.0f files/s wall, "
+          "%.0f files/s per cpu-second\n",
+          cached ? "module cache, " : "", r + 1, n, ok, s, cpu, rate, cpu_rate);
       if (ok != size_t(n)) {
-        std::fprintf(stderr, "error: %zu of %d generated files failed to check\n", size_t(n) - ok, n);
+        std::fprintf(stderr, "error: %zu of %d generated files failed to check\n", size_t(n) - ok,
+                     n);
         fs::remove_all(dir);
         return 1;
       }
@@ -110,19 +126,24 @@ int main(int argc, char** argv) {
     for (const auto& res : results) ok += res && res->tasks.size() == 1;
     best_shared = std::max(best_shared, double(n) / s);
     best_shared_cpu = std::max(best_shared_cpu, double(n) / cpu);
-    std::printf("shared imports, round %d: %d files (%zu checked clean) in %.3f s wall, %.3f s cpu: %.0f files/s wall, %.0f files/s per cpu-second\n",
-                r + 1, n, ok, s, cpu, double(n) / s, double(n) / cpu);
+    std::printf(
+        "shared imports, round %d: %d files (%zu checked clean) in %.3f s wall, %.3f s cpu: %.0f "
+        "files/s wall, %.0f files/s per cpu-second\n",
+        r + 1, n, ok, s, cpu, double(n) / s, double(n) / cpu);
     if (ok != size_t(n)) {
       std::fprintf(stderr, "error: %zu of %d generated files failed to check\n", size_t(n) - ok, n);
       return 1;
     }
   }
-  std::printf("best with shared imports (kta check DIR): %.0f files/s wall, %.0f files/s per cpu-second\n",
-              best_shared, best_shared_cpu);
-  std::printf("best load_file with module cache: %.0f files/s wall, %.0f files/s per cpu-second\n", best_cached,
-              best_cached_cpu);
-  std::printf("best: %.0f files/s wall, %.0f files/s per cpu-second (parse + imports + sema + grid expansion, one thread)\n",
-              best, best_cpu);
+  std::printf(
+      "best with shared imports (kta check DIR): %.0f files/s wall, %.0f files/s per cpu-second\n",
+      best_shared, best_shared_cpu);
+  std::printf("best load_file with module cache: %.0f files/s wall, %.0f files/s per cpu-second\n",
+              best_cached, best_cached_cpu);
+  std::printf(
+      "best: %.0f files/s wall, %.0f files/s per cpu-second (parse + imports + sema + grid "
+      "expansion, one thread)\n",
+      best, best_cpu);
   fs::remove_all(dir);
   return 0;
 }

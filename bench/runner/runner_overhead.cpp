@@ -13,10 +13,10 @@
 #include <cstdlib>
 #include <vector>
 
-#include "engine/execute/bindings.h"
-#include "engine/plan/plan.h"
 #include "engine/device/python/find_python.h"
 #include "engine/device/python/python_device.h"
+#include "engine/execute/bindings.h"
+#include "engine/plan/plan.h"
 #include "lang/load.h"
 
 using namespace kta;
@@ -39,7 +39,9 @@ DeviceOptions device_options() {
   return o;
 }
 
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -81,7 +83,8 @@ void round_trips(int calls) {
     timed_wall.push_back(since(t));
     timed_inner.push_back(r.seconds);
   }
-  std::printf("no-op call round trip      median %8.1f us  (%d calls)\n", 1e6 * median(call_s), calls);
+  std::printf("no-op call round trip      median %8.1f us  (%d calls)\n", 1e6 * median(call_s),
+              calls);
   std::printf("no-op timed sample, wall   median %8.1f us\n", 1e6 * median(timed_wall));
   std::printf("no-op timed sample, inner  median %8.1f us  (what the runner's clock measured)\n",
               1e6 * median(timed_inner));

@@ -32,7 +32,8 @@ std::string safe_name(std::string s) {
 }  // namespace
 
 fs::path job_path(const TaskJob& job) {
-  return fs::path(safe_name(job.task.name)) / safe_name(job.agent_label) / std::to_string(job.repeat);
+  return fs::path(safe_name(job.task.name)) / safe_name(job.agent_label) /
+         std::to_string(job.repeat);
 }
 
 AgentKind agent_kind(const model::AgentUse& agent) {
@@ -46,11 +47,11 @@ std::string agent_label(const model::AgentUse& agent) {
   switch (agent_kind(agent)) {
     case AgentKind::baseline:
       return "baseline";
-    case AgentKind::replay:
-    {
+    case AgentKind::replay: {
       // Absolute folders (from --replay) are named by their last component, to keep reports short.
       fs::path dir = string_arg(agent, "dir");
-      return "replay(" + (dir.is_absolute() ? dir.lexically_normal().filename().string() : dir.string()) + ")";
+      return "replay(" +
+             (dir.is_absolute() ? dir.lexically_normal().filename().string() : dir.string()) + ")";
     }
     case AgentKind::command:
       break;

@@ -32,8 +32,8 @@ std::vector<CandidateFile> resolve_candidate(const model::AgentUse& agent, const
 // compile (the baseline's entry with the file that was replaced).
 struct PreparedCandidate {
   bool ok = true;
-  std::string reason;                       // "no solution, baseline used" or an error
-  std::vector<std::filesystem::path> files; // the copies in the workspace
+  std::string reason;                        // "no solution, baseline used" or an error
+  std::vector<std::filesystem::path> files;  // the copies in the workspace
   model::Entry entry;
 };
 

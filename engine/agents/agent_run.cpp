@@ -1,9 +1,9 @@
 #include "engine/agents/agent_run.h"
 
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <fstream>
-
-#include <fmt/format.h>
 
 #include "engine/agents/agent.h"
 #include "engine/agents/command_line.h"
@@ -63,7 +63,8 @@ std::optional<std::string> take_back(const TaskJob& job, const fs::path& workspa
     // A link could point the candidate at any file kta can read: only plain files come back.
     auto st = fs::symlink_status(from, ec);
     if (fs::is_symlink(st)) {
-      run.notes.push_back("editable file replaced by a link: " + name.string() + " (baseline used)");
+      run.notes.push_back("editable file replaced by a link: " + name.string() +
+                          " (baseline used)");
       from = f.editable;
     } else if (!fs::is_regular_file(st)) {
       run.notes.push_back("editable file deleted: " + name.string() + " (baseline used)");
@@ -78,7 +79,8 @@ std::optional<std::string> take_back(const TaskJob& job, const fs::path& workspa
 
 void note_changes(AgentRun& run) {
   const WorkspaceChanges& c = run.changes;
-  for (const auto& p : c.readonly_edited) run.notes.push_back("edited a non-editable file: " + p + " (ignored)");
+  for (const auto& p : c.readonly_edited)
+    run.notes.push_back("edited a non-editable file: " + p + " (ignored)");
   for (const auto& p : c.other) run.notes.push_back(p + " (ignored)");
   for (const auto& p : c.outside) run.notes.push_back("wrote outside the workspace: " + p);
   if (c.unchanged) run.notes.push_back("candidate unchanged from the baseline");
@@ -96,11 +98,13 @@ std::string AgentRun::summary() const {
   return s;
 }
 
-AgentRun run_command_agent(const TaskJob& job, const fs::path& workspace, const AgentRunOptions& o) {
+AgentRun run_command_agent(const TaskJob& job, const fs::path& workspace,
+                           const AgentRunOptions& o) {
   AgentRun run;
   run.network = o.network;
   if (auto bad = unknown_placeholders(job.agent); !bad.empty()) {
-    run.error = fmt::format("agent '{}': unknown placeholder '{{{}}}'", job.agent_label, bad.front());
+    run.error =
+        fmt::format("agent '{}': unknown placeholder '{{{}}}'", job.agent_label, bad.front());
     return run;
   }
   if (auto err = make_workspace(job, workspace, WorkspaceSpec{{}, o.device})) {
@@ -134,8 +138,11 @@ AgentRun run_command_agent(const TaskJob& job, const fs::path& workspace, const 
   ProcessSpec p;
   p.argv = cl->argv;
   if (run.sandboxed) {
-    SandboxSpec s{workspace, {o.run_dir, o.cache_dir, job.task.dir}, agent_home_paths(),
-                  agent_readable_paths(cl->argv), o.network};
+    SandboxSpec s{workspace,
+                  {o.run_dir, o.cache_dir, job.task.dir},
+                  agent_home_paths(),
+                  agent_readable_paths(cl->argv),
+                  o.network};
     p.argv = bwrap_argv(s, cl->argv);
   }
   p.env = agent_environment(*cl);

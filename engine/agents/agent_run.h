@@ -5,11 +5,10 @@
 
 #include <chrono>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "engine/agents/process.h"
 #include "engine/agents/usage.h"
@@ -21,22 +20,22 @@ namespace kta::engine {
 
 struct AgentRunOptions {
   std::filesystem::path run_dir;
-  std::filesystem::path cache_dir;    // kta's cache: hidden from a sandboxed agent
+  std::filesystem::path cache_dir;  // kta's cache: hidden from a sandboxed agent
   std::string device = "cpu";
-  std::string sandbox = "auto";       // auto | on | off
+  std::string sandbox = "auto";  // auto | on | off
   bool network = true;
   // Replaces the declaration's grace period ($KTA_AGENT_GRACE, seconds; for tests).
   std::optional<std::chrono::nanoseconds> grace;
 };
 
 struct AgentRun {
-  bool ran = false;                   // false: the agent never started (error says why)
+  bool ran = false;  // false: the agent never started (error says why)
   std::string error;
   ProcessResult process;
   AgentUsage usage;
   WorkspaceChanges changes;
   bool sandboxed = false;
-  std::string sandbox_note;           // why there is no sandbox, when there is none
+  std::string sandbox_note;  // why there is no sandbox, when there is none
   bool network = true;
   std::filesystem::path log, prompt;  // relative to the run folder
   std::vector<std::string> notes;     // recorded, ignored events: "edited a non-editable file: ..."

@@ -98,7 +98,8 @@ std::optional<CommandLine> build_command(const model::AgentUse& agent, const Age
   return cl;
 }
 
-std::optional<std::vector<std::string>> build_check(const model::AgentUse& agent, std::string* error) {
+std::optional<std::vector<std::string>> build_check(const model::AgentUse& agent,
+                                                    std::string* error) {
   auto values = values_of(agent, AgentContext{});
   std::vector<std::string> argv;
   for (const auto& t : agent.decl.check) {
@@ -113,8 +114,9 @@ std::string shell_quote(const std::vector<std::string>& argv) {
   std::string out;
   for (const auto& a : argv) {
     if (!out.empty()) out += ' ';
-    bool plain = !a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                   "0123456789-_./=:,+@%") == std::string::npos;
+    bool plain = !a.empty() && a.find_first_not_of(
+                                   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                   "0123456789-_./=:,+@%") == std::string::npos;
     if (plain) {
       out += a;
       continue;

@@ -14,10 +14,10 @@ namespace kta::engine {
 
 // What a placeholder can name besides the agent's parameters.
 struct AgentContext {
-  std::string prompt;                    // {prompt}: the prompt text as one argument
-  std::filesystem::path prompt_file;     // {prompt_file}
-  std::filesystem::path workspace;       // {workspace}
-  std::string task;                      // {task}: the task's name
+  std::string prompt;                 // {prompt}: the prompt text as one argument
+  std::filesystem::path prompt_file;  // {prompt_file}
+  std::filesystem::path workspace;    // {workspace}
+  std::string task;                   // {task}: the task's name
 };
 
 struct CommandLine {
@@ -39,7 +39,8 @@ std::optional<CommandLine> build_command(const model::AgentUse& agent, const Age
                                          std::string* error);
 
 // The version-check command (`check`), filled like the command ({prompt} is empty).
-std::optional<std::vector<std::string>> build_check(const model::AgentUse& agent, std::string* error);
+std::optional<std::vector<std::string>> build_check(const model::AgentUse& agent,
+                                                    std::string* error);
 
 // A value as a placeholder spells it: strings as they are, durations in nanoseconds as integers.
 std::string placeholder_text(const model::Value& v);

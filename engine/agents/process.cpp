@@ -1,6 +1,7 @@
 #include "engine/agents/process.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -9,8 +10,6 @@
 #include <cstdio>
 #include <cstring>
 #include <thread>
-
-#include <fmt/format.h>
 
 extern char** environ;
 
@@ -119,8 +118,8 @@ ProcessResult run_process(const ProcessSpec& spec) {
   if (!reaped) r.timed_out = true;
   r.timeout_seconds = std::chrono::duration<double>(spec.timeout).count();
   // On a timeout the whole group goes; after a normal exit, whatever it left running goes too.
-  if (!reaped || group_alive(pid)) stop_group(pid, r.timed_out ? spec.grace : std::chrono::nanoseconds(0),
-                                              reaped, &status);
+  if (!reaped || group_alive(pid))
+    stop_group(pid, r.timed_out ? spec.grace : std::chrono::nanoseconds(0), reaped, &status);
   r.wall_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);

@@ -14,19 +14,19 @@
 namespace kta::engine {
 
 struct ProcessSpec {
-  std::vector<std::string> argv;                // argv[0] is looked up on PATH
-  std::map<std::string, std::string> env;       // the whole environment of the child
+  std::vector<std::string> argv;           // argv[0] is looked up on PATH
+  std::map<std::string, std::string> env;  // the whole environment of the child
   std::filesystem::path cwd;
-  std::filesystem::path log;                    // stdout and stderr, interleaved (appended)
+  std::filesystem::path log;  // stdout and stderr, interleaved (appended)
   std::chrono::nanoseconds timeout{3600'000'000'000};
   std::chrono::nanoseconds grace{10'000'000'000};
 };
 
 struct ProcessResult {
   bool started = false;
-  std::string error;                // why it could not start (then `started` is false)
-  std::optional<int> exit_code;     // normal exit
-  std::optional<int> signal;        // killed by a signal
+  std::string error;             // why it could not start (then `started` is false)
+  std::optional<int> exit_code;  // normal exit
+  std::optional<int> signal;     // killed by a signal
   bool timed_out = false;
   double timeout_seconds = 0;
   double wall_seconds = 0;

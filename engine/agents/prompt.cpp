@@ -1,10 +1,10 @@
 #include "engine/agents/prompt.h"
 
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "engine/execute/bindings.h"
 #include "lang/format.h"
@@ -26,13 +26,20 @@ std::optional<std::string> read_text(const fs::path& p) {
 
 const char* scalar_c(model::ScalarType t) {
   switch (t) {
-    case model::ScalarType::i32: return "int32_t";
-    case model::ScalarType::i64: return "int64_t";
-    case model::ScalarType::u32: return "uint32_t";
-    case model::ScalarType::u64: return "uint64_t";
-    case model::ScalarType::f32: return "float";
-    case model::ScalarType::f64: return "double";
-    case model::ScalarType::boolean: return "bool";
+    case model::ScalarType::i32:
+      return "int32_t";
+    case model::ScalarType::i64:
+      return "int64_t";
+    case model::ScalarType::u32:
+      return "uint32_t";
+    case model::ScalarType::u64:
+      return "uint64_t";
+    case model::ScalarType::f32:
+      return "float";
+    case model::ScalarType::f64:
+      return "double";
+    case model::ScalarType::boolean:
+      return "bool";
   }
   return "?";
 }
@@ -42,10 +49,13 @@ std::string tensors_text(const model::Task& task) {
   for (const auto& t : task.tensors) {
     std::string shape;
     for (const auto& e : t.shape) shape += (shape.empty() ? "" : ", ") + lang::format_expr(*e);
-    const char* role = t.role == model::TensorRole::input ? "input" : t.role == model::TensorRole::output ? "output" : "inout";
+    const char* role = t.role == model::TensorRole::input    ? "input"
+                       : t.role == model::TensorRole::output ? "output"
+                                                             : "inout";
     out += fmt::format("- {} `{}`: {}[{}]\n", role, t.name, pointee_type(t.dtype), shape);
   }
-  for (const auto& p : task.params) out += fmt::format("- param `{}`: {}\n", p.name, scalar_c(p.type));
+  for (const auto& p : task.params)
+    out += fmt::format("- param `{}`: {}\n", p.name, scalar_c(p.type));
   return out;
 }
 
@@ -53,29 +63,38 @@ std::string entry_text(const model::Task& task) {
   const model::Entry& e = task.candidate.file.empty() ? task.baseline : task.candidate;
   std::string file = e.file.filename().string();
   if (e.mode == model::EntryMode::launcher)
-    return fmt::format("`{}` exports `extern \"C\" int {}(const kta_call*)` (launcher mode: your own "
-                       "grid, kernels and launches)", file, e.symbol);
-  if (e.mode == model::EntryMode::module) return fmt::format("`{}` defines the module class `{}`", file, e.symbol);
-  if (e.mode == model::EntryMode::function) return fmt::format("`{}` defines the function `{}`", file, e.symbol);
+    return fmt::format(
+        "`{}` exports `extern \"C\" int {}(const kta_call*)` (launcher mode: your own "
+        "grid, kernels and launches)",
+        file, e.symbol);
+  if (e.mode == model::EntryMode::module)
+    return fmt::format("`{}` defines the module class `{}`", file, e.symbol);
+  if (e.mode == model::EntryMode::function)
+    return fmt::format("`{}` defines the function `{}`", file, e.symbol);
   std::string args;
   for (const auto& a : e.args) {
     std::string c;
     for (const auto& t : task.tensors)
-      if (t.name == a) c = fmt::format("{}{}* {}", t.role == model::TensorRole::input ? "const " : "", pointee_type(t.dtype), a);
+      if (t.name == a)
+        c = fmt::format("{}{}* {}", t.role == model::TensorRole::input ? "const " : "",
+                        pointee_type(t.dtype), a);
     for (const auto& p : task.params)
       if (p.name == a) c = fmt::format("{} {}", scalar_c(p.type), a);
     args += (args.empty() ? "" : ", ") + (c.empty() ? a : c);
   }
   std::string launch;
   if (e.launch) {
-    auto dims = [](const model::ExprRef (&d)[3]) {
+    auto dims = [](const model::ExprRef(&d)[3]) {
       std::string s;
-      for (const auto& x : d) if (x) s += (s.empty() ? "" : ", ") + lang::format_expr(*x);
+      for (const auto& x : d)
+        if (x) s += (s.empty() ? "" : ", ") + lang::format_expr(*x);
       return s.empty() ? std::string("1") : s;
     };
-    launch = fmt::format(", launched by kta with grid ({}) and block ({})", dims(e.launch->grid), dims(e.launch->block));
+    launch = fmt::format(", launched by kta with grid ({}) and block ({})", dims(e.launch->grid),
+                         dims(e.launch->block));
   }
-  return fmt::format("`{}` defines `__global__ void {}({})`{}; keep this name and signature", file, e.symbol, args, launch);
+  return fmt::format("`{}` defines `__global__ void {}({})`{}; keep this name and signature", file,
+                     e.symbol, args, launch);
 }
 
 std::string shapes_text(const TaskJob& job) {
@@ -85,15 +104,19 @@ std::string shapes_text(const TaskJob& job) {
 }
 
 std::string gates_text(const TaskJob& job) {
-  std::string out = fmt::format("- correctness: {} input seeds per visible shape, outputs compared "
-                                "with the reference\n", job.seeds);
+  std::string out = fmt::format(
+      "- correctness: {} input seeds per visible shape, outputs compared "
+      "with the reference\n",
+      job.seeds);
   if (job.task.gates.min_speedup)
-    out += fmt::format("- performance: speedup over the baseline of at least {:g}x (geometric mean over shapes)\n",
-                       *job.task.gates.min_speedup);
+    out += fmt::format(
+        "- performance: speedup over the baseline of at least {:g}x (geometric mean over shapes)\n",
+        *job.task.gates.min_speedup);
   else
     out += "- performance: speedup over the baseline is measured and reported (no minimum)\n";
   if (job.task.gates.audit_fail_on)
-    out += fmt::format("- audit: hard-coded shape assumptions at level '{}' fail the task\n", *job.task.gates.audit_fail_on);
+    out += fmt::format("- audit: hard-coded shape assumptions at level '{}' fail the task\n",
+                       *job.task.gates.audit_fail_on);
   return out;
 }
 
@@ -101,7 +124,9 @@ std::string tolerances_text(const model::Task& task) {
   std::string out;
   for (const auto& [name, t] : task.tolerances)
     out += fmt::format("- `{}`: atol {:g}, rtol {:g}{}\n", name, t.atol, t.rtol,
-                       t.max_mismatch > 0 ? fmt::format(", up to {:g}% of elements may mismatch", t.max_mismatch * 100) : "");
+                       t.max_mismatch > 0 ? fmt::format(", up to {:g}% of elements may mismatch",
+                                                        t.max_mismatch * 100)
+                                          : "");
   return out.empty() ? "- exact match\n" : out;
 }
 
@@ -123,7 +148,8 @@ fs::path prompts_dir() {
 std::string arch_cheatsheet(const std::string& device) {
   // The cpu device models HIP as written for AMD; on a GPU, the driver present names the vendor.
   std::error_code ec;
-  if (device.starts_with("hip") && fs::exists("/proc/driver/nvidia/version", ec)) return "nvidia-hopper";
+  if (device.starts_with("hip") && fs::exists("/proc/driver/nvidia/version", ec))
+    return "nvidia-hopper";
   return "amd-cdna3";
 }
 

@@ -25,8 +25,8 @@ bool under(const fs::path& p, const fs::path& root) {
 
 std::vector<std::string> bwrap_argv(const SandboxSpec& spec, const std::vector<std::string>& inner,
                                     const std::string& bwrap) {
-  std::vector<std::string> a = {bwrap,    "--ro-bind", "/",      "/",     "--dev",
-                                "/dev",   "--proc",    "/proc",  "--tmpfs", "/tmp"};
+  std::vector<std::string> a = {bwrap,  "--ro-bind", "/",     "/",       "--dev",
+                                "/dev", "--proc",    "/proc", "--tmpfs", "/tmp"};
   // /tmp is private; what must stay readable under it is bound back, read-only.
   std::vector<fs::path> shown;
   for (const auto& r : spec.readable) {
@@ -44,8 +44,8 @@ std::vector<std::string> bwrap_argv(const SandboxSpec& spec, const std::vector<s
   for (const auto& h : spec.hidden) {
     std::error_code ec;
     // Under the private /tmp a folder is hidden already, unless a readable path showed it again.
-    bool visible = !under(h, "/tmp") ||
-                   std::any_of(shown.begin(), shown.end(), [&](const fs::path& r) { return under(h, r); });
+    bool visible = !under(h, "/tmp") || std::any_of(shown.begin(), shown.end(),
+                                                    [&](const fs::path& r) { return under(h, r); });
     if (h.empty() || !visible || !fs::is_directory(h, ec)) continue;
     a.insert(a.end(), {"--tmpfs", h.string()});
   }
@@ -84,7 +84,8 @@ bool bwrap_usable(std::string* why) {
       std::fclose(f);
     }
     while (!log.empty() && (log.back() == '\n' || log.back() == ' ')) log.pop_back();
-    *why = r.exit_code == 127 ? "bwrap is not installed" : "bwrap " + r.status() + (log.empty() ? "" : ": " + log);
+    *why = r.exit_code == 127 ? "bwrap is not installed"
+                              : "bwrap " + r.status() + (log.empty() ? "" : ": " + log);
   }
   std::error_code ec;
   fs::remove_all(tmpl, ec);

@@ -10,9 +10,9 @@
 namespace kta::engine {
 
 struct SandboxSpec {
-  std::filesystem::path workspace;               // bound writable; the agent's working folder
-  std::vector<std::filesystem::path> hidden;     // each replaced by an empty tmpfs
-  std::vector<std::filesystem::path> writable;   // bound writable when they exist (CLI login state)
+  std::filesystem::path workspace;              // bound writable; the agent's working folder
+  std::vector<std::filesystem::path> hidden;    // each replaced by an empty tmpfs
+  std::vector<std::filesystem::path> writable;  // bound writable when they exist (CLI login state)
   // Shown read-only although /tmp is private: kta's own files and the programs the agent's
   // command names, when they live under /tmp (a clone in a temporary folder, say).
   std::vector<std::filesystem::path> readable;

@@ -23,7 +23,8 @@ AgentUsage read_usage(const json& u) {
   AgentUsage a;
   a.input_tokens = count(u, {"input_tokens", "inputTokens", "prompt_tokens"});
   a.output_tokens = count(u, {"output_tokens", "outputTokens", "completion_tokens"});
-  a.cache_read_tokens = count(u, {"cache_read_input_tokens", "cached_input_tokens", "cacheReadTokens"});
+  a.cache_read_tokens =
+      count(u, {"cache_read_input_tokens", "cached_input_tokens", "cacheReadTokens"});
   a.cache_write_tokens = count(u, {"cache_creation_input_tokens", "cacheWriteTokens"});
   return a;
 }
@@ -43,8 +44,8 @@ std::optional<double> cost(const json& e) {
 }  // namespace
 
 AgentUsage parse_usage(std::istream& stream) {
-  AgentUsage total;   // final totals (result events, cumulative token_count)
-  AgentUsage turns;   // per-turn usage to sum (codex turn.completed)
+  AgentUsage total;  // final totals (result events, cumulative token_count)
+  AgentUsage turns;  // per-turn usage to sum (codex turn.completed)
   bool have_total = false, have_turns = false;
   std::string line;
   while (std::getline(stream, line)) {
@@ -66,7 +67,8 @@ AgentUsage parse_usage(std::istream& stream) {
       add(turns.cache_read_tokens, u.cache_read_tokens);
       add(turns.cache_write_tokens, u.cache_write_tokens);
       have_turns = true;
-    } else if (e.contains("msg") && e["msg"].is_object() && e["msg"].value("type", "") == "token_count") {
+    } else if (e.contains("msg") && e["msg"].is_object() &&
+               e["msg"].value("type", "") == "token_count") {
       const json& m = e["msg"];
       if (m.contains("info") && m["info"].is_object() && m["info"].contains("total_token_usage"))
         total = read_usage(m["info"]["total_token_usage"]);

@@ -6,9 +6,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <istream>
-#include <optional>
-
 #include <nlohmann/json.hpp>
+#include <optional>
 
 namespace kta::engine {
 

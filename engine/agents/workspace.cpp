@@ -1,11 +1,10 @@
 #include "engine/agents/workspace.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <fstream>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "engine/plan/hash.h"
 #include "lang/format.h"
@@ -37,7 +36,8 @@ std::set<fs::path> readable_sources(const model::Task& task) {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(task.dir, ec)) {
     auto ext = entry.path().extension().string();
-    if (entry.is_regular_file(ec) && (ext == ".h" || ext == ".hpp" || ext == ".cuh" || ext == ".inc"))
+    if (entry.is_regular_file(ec) &&
+        (ext == ".h" || ext == ".hpp" || ext == ".cuh" || ext == ".inc"))
       files.insert(entry.path());
   }
   return files;
@@ -47,11 +47,13 @@ std::string check_script(const TaskJob& job, const fs::path& kta, const std::str
   std::string copies;
   for (const auto& f : job.task.editable) {
     std::string name = f.filename().string();
-    copies += fmt::format("cp \"$here/{0}\" \"$here/.check/solutions/{1}/{0}\"\n", name, job.task.name);
+    copies +=
+        fmt::format("cp \"$here/{0}\" \"$here/.check/solutions/{1}/{0}\"\n", name, job.task.name);
   }
   return fmt::format(
       "#!/bin/sh\n"
-      "# Builds and checks the candidate (the editable files in this folder) on the task's visible\n"
+      "# Builds and checks the candidate (the editable files in this folder) on the task's "
+      "visible\n"
       "# shapes: compile, correctness against the reference, speedup over the baseline. Extra\n"
       "# arguments go to `kta eval` (e.g. --quick for short timing). The held-out check after the\n"
       "# run uses shapes that are not in this folder.\n"
@@ -100,7 +102,8 @@ std::optional<std::string> make_workspace(const TaskJob& job, const fs::path& di
   std::error_code ec;
   if (fs::exists(dir, ec)) {
     // task/ is read-only; make it writable again so it can be removed.
-    for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+    for (auto it = fs::recursive_directory_iterator(dir, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
       fs::permissions(it->path(), fs::perms::owner_write, fs::perm_options::add, ec);
     fs::permissions(dir, fs::perms::owner_write, fs::perm_options::add, ec);
     fs::remove_all(dir, ec);
@@ -137,7 +140,8 @@ std::optional<std::string> make_workspace(const TaskJob& job, const fs::path& di
 Snapshot snapshot(const fs::path& root) {
   Snapshot s;
   std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec);
+  for (auto it = fs::recursive_directory_iterator(
+           root, fs::directory_options::skip_permission_denied, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     fs::path rel = it->path().lexically_relative(root);
     if (rel.begin()->string() == ".check") {
@@ -153,13 +157,14 @@ Snapshot snapshot(const fs::path& root) {
 Snapshot outside_snapshot(const fs::path& run_dir, const fs::path& workspace) {
   Snapshot s;
   fs::path run = run_dir.lexically_normal();
-  for (fs::path d = workspace.lexically_normal().parent_path(); ; d = d.parent_path()) {
+  for (fs::path d = workspace.lexically_normal().parent_path();; d = d.parent_path()) {
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(d, ec)) {
       std::string name = e.path().filename().string();
       // The results store changes under the run as it goes.
       if (!e.is_regular_file(ec) || name.starts_with("results.")) continue;
-      s[e.path().lexically_relative(run).generic_string()] = FileState{e.file_size(ec), hash_file(e.path())};
+      s[e.path().lexically_relative(run).generic_string()] =
+          FileState{e.file_size(ec), hash_file(e.path())};
     }
     if (d == run || d == d.parent_path() || d.string().size() <= run.string().size()) break;
   }
@@ -180,13 +185,17 @@ WorkspaceChanges compare_snapshots(const Snapshot& before, const Snapshot& after
     if (baseline.count(path)) continue;
     auto a = after.find(path);
     if (a != after.end() && a->second == state) continue;
-    if (readonly(path)) c.readonly_edited.push_back(path);
-    else c.other.push_back((a == after.end() ? "deleted " : "modified ") + path);
+    if (readonly(path))
+      c.readonly_edited.push_back(path);
+    else
+      c.other.push_back((a == after.end() ? "deleted " : "modified ") + path);
   }
   for (const auto& [path, state] : after) {
     if (before.count(path) || baseline.count(path)) continue;
-    if (readonly(path)) c.readonly_edited.push_back(path);
-    else c.other.push_back("created " + path);
+    if (readonly(path))
+      c.readonly_edited.push_back(path);
+    else
+      c.other.push_back("created " + path);
   }
   return c;
 }

@@ -17,8 +17,8 @@
 namespace kta::engine {
 
 struct WorkspaceSpec {
-  std::filesystem::path kta_binary;   // what ./check runs; empty: this process's executable
-  std::string device = "cpu";         // the device ./check evaluates on
+  std::filesystem::path kta_binary;  // what ./check runs; empty: this process's executable
+  std::string device = "cpu";        // the device ./check evaluates on
 };
 
 // Makes `dir` afresh (an existing folder is removed first); nullopt on success, else the error.
@@ -41,7 +41,8 @@ Snapshot snapshot(const std::filesystem::path& root);
 
 // Regular files directly in each folder from the workspace's parent up to the run folder,
 // named relative to the run folder: where an agent without a sandbox might write next door.
-Snapshot outside_snapshot(const std::filesystem::path& run_dir, const std::filesystem::path& workspace);
+Snapshot outside_snapshot(const std::filesystem::path& run_dir,
+                          const std::filesystem::path& workspace);
 
 struct WorkspaceChanges {
   std::vector<std::string> editable_changed;  // editable files the agent changed

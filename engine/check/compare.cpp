@@ -1,10 +1,10 @@
 #include "engine/check/compare.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "engine/inputs/slices.h"
 

@@ -1,9 +1,9 @@
 #include "engine/check/degenerate.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "engine/check/compare.h"
 

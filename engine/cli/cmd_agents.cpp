@@ -2,13 +2,12 @@
 // version, by running the agent's `check` command (e.g. `claude --version`) with a short
 // timeout. No task runs. Exit status: 0 when every agent is found (or built in), 1 otherwise,
 // 2 for usage and parse errors.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-
-#include <fmt/format.h>
 
 #include "engine/agents/agent.h"
 #include "engine/agents/command_line.h"

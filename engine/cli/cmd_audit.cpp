@@ -66,10 +66,12 @@ int run_audit(const AuditArgs& args) {
       std::printf("%-28s %-8s %s\n", c.name.c_str(), c.severity.c_str(), c.summary.c_str());
     return 0;
   }
-  if (args.files.empty()) return usage("no input files; usage: kta audit FILE... [--task T.kta] [--shape N=4096]");
+  if (args.files.empty())
+    return usage("no input files; usage: kta audit FILE... [--task T.kta] [--shape N=4096]");
   analyzers::AuditOptions options;
   for (const std::string& spec : args.shapes)
-    if (std::string err = analyzers::parse_shape_spec(spec, options.shapes); !err.empty()) return usage(err);
+    if (std::string err = analyzers::parse_shape_spec(spec, options.shapes); !err.empty())
+      return usage(err);
   if (!args.baseline.empty()) options.baseline = fs::path(args.baseline);
   if (!args.task.empty())
     if (int rc = load_task(args, options)) return rc;
@@ -99,9 +101,10 @@ int run_audit(const AuditArgs& args) {
 }
 #else
 int run_audit(const AuditArgs&) {
-  std::fputs("kta audit: this kta was built without the analyzers (KTA_BUILD_ANALYZERS=OFF or "
-             "clang-16 development packages missing)\n",
-             stderr);
+  std::fputs(
+      "kta audit: this kta was built without the analyzers (KTA_BUILD_ANALYZERS=OFF or "
+      "clang-16 development packages missing)\n",
+      stderr);
   return 2;
 }
 #endif
@@ -112,13 +115,17 @@ void add_audit_command(CLI::App& app, CliState& state) {
   auto args = std::make_shared<AuditArgs>();
   auto* cmd = app.add_subcommand("audit", "find hard-coded shape assumptions in HIP kernels");
   cmd->add_option("files", args->files, "HIP kernel or launcher files to audit");
-  cmd->add_option("--task", args->task, "take shape values (visible grid) and baseline from this .kta task");
+  cmd->add_option("--task", args->task,
+                  "take shape values (visible grid) and baseline from this .kta task");
   // One value per occurrence, so `--shape N=4096 k.hip` leaves k.hip to the file list.
-  cmd->add_option("--shape", args->shapes, "visible shape values, e.g. N=4096,M=128 or N=4096|8192 (repeatable)")
+  cmd->add_option("--shape", args->shapes,
+                  "visible shape values, e.g. N=4096,M=128 or N=4096|8192 (repeatable)")
       ->allow_extra_args(false);
-  cmd->add_option("--baseline", args->baseline, "report only findings not also present in this file");
+  cmd->add_option("--baseline", args->baseline,
+                  "report only findings not also present in this file");
   cmd->add_flag("--all", args->all, "report every finding, ignoring the baseline");
-  cmd->add_option("--format", args->format, "output format")->check(CLI::IsMember({"text", "json", "sarif"}));
+  cmd->add_option("--format", args->format, "output format")
+      ->check(CLI::IsMember({"text", "json", "sarif"}));
   cmd->add_option("--fail-on", args->fail_on, "exit 1 when a finding reaches this level")
       ->check(CLI::IsMember({"warning", "error"}));
   cmd->add_option("-j,--jobs", args->jobs, "files audited in parallel (default: one per core)");

@@ -24,7 +24,8 @@ std::vector<fs::path> expand_args(const std::vector<std::string>& args) {
       continue;
     }
     std::vector<fs::path> found;
-    for (auto it = fs::recursive_directory_iterator(a, fs::directory_options::skip_permission_denied, ec);
+    for (auto it =
+             fs::recursive_directory_iterator(a, fs::directory_options::skip_permission_denied, ec);
          it != fs::recursive_directory_iterator(); it.increment(ec)) {
       if (ec) break;
       if (it->path().extension() == ".kta" && it->is_regular_file(ec)) found.push_back(it->path());
@@ -38,16 +39,20 @@ std::vector<fs::path> expand_args(const std::vector<std::string>& args) {
 
 }  // namespace
 
-std::vector<std::filesystem::path> kta_files_of(const std::vector<std::string>& args) { return expand_args(args); }
+std::vector<std::filesystem::path> kta_files_of(const std::vector<std::string>& args) {
+  return expand_args(args);
+}
 
 void add_check_command(CLI::App& app, CliState& state) {
-  auto* cmd = app.add_subcommand("check", "check .kta files (a folder means every .kta file below it)");
+  auto* cmd =
+      app.add_subcommand("check", "check .kta files (a folder means every .kta file below it)");
   auto files = std::make_shared<std::vector<std::string>>();
   auto format = std::make_shared<std::string>("text");
   cmd->add_option("files", *files, "task, plan or module files, or folders")->required();
   cmd->add_option("--format", *format, "output format")->check(CLI::IsMember({"text", "json"}));
-  cmd->footer("exit status: 0 clean (warnings allowed), 1 errors, 2 usage\n"
-              "example: kta check tasks/ examples/quickstart.kta");
+  cmd->footer(
+      "exit status: 0 clean (warnings allowed), 1 errors, 2 usage\n"
+      "example: kta check tasks/ examples/quickstart.kta");
   cmd->callback([&state, files, format] {
     lang::SourceManager sources;
     lang::DiagnosticEngine diags(sources);
@@ -72,10 +77,12 @@ void add_check_command(CLI::App& app, CliState& state) {
       if (diags.has_errors() || diags.warning_count())
         std::cerr << fmt::format("{} error{} and {} warning{} in {} file{}\n", diags.error_count(),
                                  diags.error_count() == 1 ? "" : "s", diags.warning_count(),
-                                 diags.warning_count() == 1 ? "" : "s", checked, checked == 1 ? "" : "s");
+                                 diags.warning_count() == 1 ? "" : "s", checked,
+                                 checked == 1 ? "" : "s");
       else
-        std::cout << fmt::format("ok: {} file{}, {} task{}, {} plan{}\n", checked, checked == 1 ? "" : "s", tasks,
-                                 tasks == 1 ? "" : "s", plans, plans == 1 ? "" : "s");
+        std::cout << fmt::format("ok: {} file{}, {} task{}, {} plan{}\n", checked,
+                                 checked == 1 ? "" : "s", tasks, tasks == 1 ? "" : "s", plans,
+                                 plans == 1 ? "" : "s");
     }
     state.exit_code = diags.has_errors() ? 1 : 0;
   });

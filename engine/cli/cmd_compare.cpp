@@ -33,16 +33,19 @@ int run_compare(const CompareArgs& a) {
 
 void add_compare_command(CLI::App& app, CliState& state) {
   auto args = std::make_shared<CompareArgs>();
-  auto* cmd = app.add_subcommand("compare", "compare two runs task by task, with paired statistics");
+  auto* cmd =
+      app.add_subcommand("compare", "compare two runs task by task, with paired statistics");
   cmd->add_option("run_a", args->run_a, "run A: a run folder or its results.json")->required();
   cmd->add_option("run_b", args->run_b, "run B: a run folder or its results.json")->required();
   cmd->add_option("--format", args->format, "text (default), json or md")
       ->check(CLI::IsMember({"text", "json", "md"}));
   cmd->add_option("--agent-a", args->options.agent_a, "compare only this agent of run A");
   cmd->add_option("--agent-b", args->options.agent_b, "compare only this agent of run B");
-  cmd->add_option("--resamples", args->options.resamples, "paired bootstrap resamples (default 10000)")
+  cmd->add_option("--resamples", args->options.resamples,
+                  "paired bootstrap resamples (default 10000)")
       ->check(CLI::Range(1000, 10000000));
-  cmd->add_option("--seed", args->options.seed, "bootstrap seed (default fixed: same runs, same output)");
+  cmd->add_option("--seed", args->options.seed,
+                  "bootstrap seed (default fixed: same runs, same output)");
   cmd->footer("example: kta compare runs/baseline runs/claude --format md > compare.md");
   cmd->callback([args, &state] {
     try {

@@ -2,6 +2,7 @@
 // run it on a device through isolated workers, store every finished step, export and print
 // the results. Exit status: 0 when the evaluation ran to the end (whatever the verdicts),
 // 1 when it could not run (diagnostics, device, store), 2 for usage errors.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -10,13 +11,11 @@
 #include <iostream>
 #include <random>
 
-#include <fmt/format.h>
-
 #include "engine/agents/agent.h"
 #include "engine/cli/commands.h"
+#include "engine/device/python/python_device.h"
 #include "engine/execute/device_pool.h"
 #include "engine/execute/executor.h"
-#include "engine/device/python/python_device.h"
 #include "engine/execute/reference_cache.h"
 #include "engine/plan/compile.h"
 #include "engine/report/summary.h"
@@ -71,12 +70,14 @@ engine::AuditHook audit_hook() {
     }
     // Findings already in the task's own HIP are not the agent's: hip2hip compares against the
     // baseline, torch2hip against the candidate's starter file (its baseline is PyTorch).
-    o.baseline = job.task.kind == model::TaskKind::torch2hip ? job.task.candidate.file : job.task.baseline.file;
+    o.baseline = job.task.kind == model::TaskKind::torch2hip ? job.task.candidate.file
+                                                             : job.task.baseline.file;
     o.include_dirs.push_back(job.task.dir);
     o.jobs = 1;
     std::vector<fs::path> hip;
     for (const auto& f : files) {
-      if (f.extension() == ".hip" || f.extension() == ".cu" || f.extension() == ".h") hip.push_back(f);
+      if (f.extension() == ".hip" || f.extension() == ".cu" || f.extension() == ".h")
+        hip.push_back(f);
     }
     auto audits = analyzers::audit_files(hip, o);
     engine::AuditReport r;
@@ -96,7 +97,8 @@ engine::AuditHook audit_hook() {
       r.summary = fmt::format("{} finding{} ({})", r.findings, r.findings == 1 ? "" : "s", checks);
     }
     r.details = nlohmann::json::parse(analyzers::format_json(audits), nullptr, false);
-    if (job.task.gates.audit_fail_on) r.gate_failed = analyzers::reaches(audits, *job.task.gates.audit_fail_on);
+    if (job.task.gates.audit_fail_on)
+      r.gate_failed = analyzers::reaches(audits, *job.task.gates.audit_fail_on);
     return r;
   };
 #else
@@ -120,7 +122,8 @@ std::optional<model::Plan> load_plan(const EvalArgs& a) {
   if (!loaded->plans.empty()) {
     plan = loaded->plans.front();
   } else if (!loaded->tasks.empty()) {
-    plan = engine::plan_for_task(loaded->tasks.front(), fs::absolute("runs") / loaded->tasks.front().name);
+    plan = engine::plan_for_task(loaded->tasks.front(),
+                                 fs::absolute("runs") / loaded->tasks.front().name);
     for (size_t i = 1; i < loaded->tasks.size(); ++i) plan.tasks.push_back(loaded->tasks[i]);
   } else {
     std::cerr << "kta eval: " << a.file << " holds no task and no plan\n";
@@ -146,7 +149,8 @@ void clear_previous(const fs::path& dir) {
   // agent logs and prompts belong to the replaced run too.
   for (auto it = fs::recursive_directory_iterator(dir / "work", ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-    if (it->is_directory()) fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ec);
+    if (it->is_directory())
+      fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ec);
   ec.clear();
   for (const char* d : {"work", "candidates", "logs", "prompts"}) fs::remove_all(dir / d, ec);
 }
@@ -209,7 +213,8 @@ int run_eval(const EvalArgs& a) {
   // Python runners (torch references, Triton kernels): one per role for the whole run.
   engine::RunnerPool runners(engine::RunnerOptions{});
   engine::DevicePool pool(
-      [device_spec, device_options, &runners](const std::string& role) -> std::unique_ptr<engine::Device> {
+      [device_spec, device_options,
+       &runners](const std::string& role) -> std::unique_ptr<engine::Device> {
         if (role.ends_with(engine::kPythonSuffix)) {
           engine::DeviceOptions o = device_options;
           o.device = device_spec;
@@ -222,8 +227,8 @@ int run_eval(const EvalArgs& a) {
   if (!plan.jobs.empty()) pool.prestart();
   auto outcomes = engine::execute(plan, *store, eo);
   if (engine::RunnerStats rs = runners.stats(); rs.starts > 0) {
-    std::cerr << fmt::format("python runner: {} start{} ({:.2f} s start-up), {} requests\n", rs.starts,
-                             rs.starts == 1 ? "" : "s", rs.start_seconds, rs.requests);
+    std::cerr << fmt::format("python runner: {} start{} ({:.2f} s start-up), {} requests\n",
+                             rs.starts, rs.starts == 1 ? "" : "s", rs.start_seconds, rs.requests);
   }
   engine::RunScore score = engine::score(outcomes);
   info.secret.clear();
@@ -244,23 +249,30 @@ int run_eval(const EvalArgs& a) {
 void add_eval_command(CLI::App& app, CliState& state) {
   auto args = std::make_shared<EvalArgs>();
   auto* cmd = app.add_subcommand("eval", "evaluate a plan (or a task's baseline) end to end");
-  cmd->add_option("file", args->file, "a plan or task .kta file (or a folder holding one)")->required();
+  cmd->add_option("file", args->file, "a plan or task .kta file (or a folder holding one)")
+      ->required();
   cmd->add_option("--device", args->device, "cpu | hip | hip:N | auto (default: the plan's)");
-  cmd->add_option("--jobs,-j", args->jobs, "tasks evaluated in parallel")->check(CLI::Range(1, 256));
+  cmd->add_option("--jobs,-j", args->jobs, "tasks evaluated in parallel")
+      ->check(CLI::Range(1, 256));
   cmd->add_option("--output,-o", args->output, "run folder (default: the plan's output)");
-  cmd->add_flag("--resume", args->resume, "continue the run in the output folder; finished steps are kept");
+  cmd->add_flag("--resume", args->resume,
+                "continue the run in the output folder; finished steps are kept");
   cmd->add_option("--only", args->only, "evaluate only this task (repeatable)");
   cmd->add_flag("--json", args->json, "print results.json to stdout instead of the table");
   cmd->add_option("--seeds", args->seeds, "input seeds per shape point (overrides the tasks')")
       ->check(CLI::Range(1, 1000));
-  cmd->add_flag("--quick", args->quick, "short timing (3-7 samples, 150 ms budget per shape), for CI");
-  cmd->add_option("--replay", args->replay,
-                  "candidates from DIR/<task>/<file> (the replay agent) instead of the plan's agents");
-  cmd->add_option("--timeout", args->timeout,
-                  "wall-time limit of one launch in seconds before the worker is killed (default 10)")
+  cmd->add_flag("--quick", args->quick,
+                "short timing (3-7 samples, 150 ms budget per shape), for CI");
+  cmd->add_option(
+      "--replay", args->replay,
+      "candidates from DIR/<task>/<file> (the replay agent) instead of the plan's agents");
+  cmd->add_option(
+         "--timeout", args->timeout,
+         "wall-time limit of one launch in seconds before the worker is killed (default 10)")
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--explain", args->explain, "print the compiled plan and exit without running");
-  cmd->add_flag("--debug-passes", args->debug_passes, "dump the plan after each compiler pass to stderr");
+  cmd->add_flag("--debug-passes", args->debug_passes,
+                "dump the plan after each compiler pass to stderr");
   cmd->callback([args, &state] {
     try {
       state.exit_code = run_eval(*args);

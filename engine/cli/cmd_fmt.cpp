@@ -8,14 +8,17 @@
 
 namespace kta::cli {
 
-std::vector<std::filesystem::path> kta_files_of(const std::vector<std::string>& args);  // cmd_check.cpp
+std::vector<std::filesystem::path> kta_files_of(
+    const std::vector<std::string>& args);  // cmd_check.cpp
 
 void add_fmt_command(CLI::App& app, CliState& state) {
-  auto* cmd = app.add_subcommand("fmt", "format .kta files in place (a folder means every .kta file below it)");
+  auto* cmd = app.add_subcommand(
+      "fmt", "format .kta files in place (a folder means every .kta file below it)");
   auto files = std::make_shared<std::vector<std::string>>();
   auto check = std::make_shared<bool>(false);
   cmd->add_option("files", *files, "files or folders")->required();
-  cmd->add_flag("--check", *check, "change nothing; print the files that are not formatted and exit 1");
+  cmd->add_flag("--check", *check,
+                "change nothing; print the files that are not formatted and exit 1");
   cmd->footer("example: kta fmt --check tasks/");
   cmd->callback([&state, files, check] {
     lang::SourceManager sources;

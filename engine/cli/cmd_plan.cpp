@@ -63,9 +63,10 @@ std::string entry_text(const Entry& e) {
 std::string value(const Value& v) { return lang::value_text(v); }
 
 std::string timing_text(const Timing& t) {
-  return fmt::format("{}, {}..{} samples, stop at noise <= {:g}%, budget {:g} s, warmup {}",
-                     t.mode == Timing::Mode::cold ? "cold (L2 flushed before each sample)" : "batch",
-                     t.min_samples, t.max_samples, t.max_noise * 100, double(t.budget_ns) / 1e9, t.warmup);
+  return fmt::format(
+      "{}, {}..{} samples, stop at noise <= {:g}%, budget {:g} s, warmup {}",
+      t.mode == Timing::Mode::cold ? "cold (L2 flushed before each sample)" : "batch",
+      t.min_samples, t.max_samples, t.max_noise * 100, double(t.budget_ns) / 1e9, t.warmup);
 }
 
 std::string si(double v, const char* unit) {
@@ -80,16 +81,19 @@ void explain_task(std::ostream& os, const Task& t, const std::optional<Timing>& 
   if (!t.summary.empty()) os << fmt::format("  summary     {}\n", t.summary);
   os << fmt::format("  file        {}  (content hash {})\n", rel(t.file), t.content_hash);
   for (const Param& p : t.params)
-    os << fmt::format("  param       {}: {}{}\n", p.name, scalar_name(p.type), p.fixed ? " = " + value(*p.fixed) : " (shape)");
+    os << fmt::format("  param       {}: {}{}\n", p.name, scalar_name(p.type),
+                      p.fixed ? " = " + value(*p.fixed) : " (shape)");
   for (const Tensor& x : t.tensors) {
     std::string dims;
     for (const auto& d : x.shape) dims += (dims.empty() ? "" : ", ") + expr(d);
     std::string init;
     if (x.init) {
-      for (const auto& [k, v] : x.init->args) init += fmt::format("{}{}: {:g}", init.empty() ? "" : ", ", k, v);
+      for (const auto& [k, v] : x.init->args)
+        init += fmt::format("{}{}: {:g}", init.empty() ? "" : ", ", k, v);
       init = fmt::format(" = {}({})", x.init->name, init);
     }
-    os << fmt::format("  {:<11} {}: {}[{}]{}\n", role_name(x.role), x.name, dtype_name(x.dtype), dims, init);
+    os << fmt::format("  {:<11} {}: {}[{}]{}\n", role_name(x.role), x.name, dtype_name(x.dtype),
+                      dims, init);
   }
   os << fmt::format("  reference   {}\n", entry_text(t.reference));
   os << fmt::format("  baseline    {}\n", entry_text(t.baseline));
@@ -97,17 +101,22 @@ void explain_task(std::ostream& os, const Task& t, const std::optional<Timing>& 
     os << fmt::format("  candidate   {}\n", entry_text(t.candidate));
   for (const auto& e : t.editable) os << fmt::format("  editable    {}\n", rel(e));
   for (const auto& [name, tol] : t.tolerances)
-    os << fmt::format("  tolerance   {}: atol {:g}, rtol {:g}{}{}{}\n", name, tol.atol, tol.rtol,
-                      tol.max_mismatch > 0 ? fmt::format(", max_mismatch {:g}", tol.max_mismatch) : "",
-                      tol.nan_equal ? ", nan_equal" : "", tol.preset.empty() ? "" : " (" + tol.preset + ")");
-  os << fmt::format("  gates       compile; correctness with {} seed{}; {}; {}\n", t.gates.correctness_seeds,
-                    t.gates.correctness_seeds == 1 ? "" : "s",
-                    t.gates.min_speedup ? fmt::format("performance min_speedup {:g}", *t.gates.min_speedup) : "performance: timing only",
-                    t.gates.audit_fail_on ? "audit fails on " + *t.gates.audit_fail_on : "audit reports only");
-  os << fmt::format("  timing      {}{}\n", timing_text(plan_timing ? *plan_timing : t.timing), plan_timing ? " (from the plan)" : "");
+    os << fmt::format(
+        "  tolerance   {}: atol {:g}, rtol {:g}{}{}{}\n", name, tol.atol, tol.rtol,
+        tol.max_mismatch > 0 ? fmt::format(", max_mismatch {:g}", tol.max_mismatch) : "",
+        tol.nan_equal ? ", nan_equal" : "", tol.preset.empty() ? "" : " (" + tol.preset + ")");
+  os << fmt::format(
+      "  gates       compile; correctness with {} seed{}; {}; {}\n", t.gates.correctness_seeds,
+      t.gates.correctness_seeds == 1 ? "" : "s",
+      t.gates.min_speedup ? fmt::format("performance min_speedup {:g}", *t.gates.min_speedup)
+                          : "performance: timing only",
+      t.gates.audit_fail_on ? "audit fails on " + *t.gates.audit_fail_on : "audit reports only");
+  os << fmt::format("  timing      {}{}\n", timing_text(plan_timing ? *plan_timing : t.timing),
+                    plan_timing ? " (from the plan)" : "");
   if (t.bytes) os << fmt::format("  bytes       {}\n", expr(t.bytes));
   if (t.flops) os << fmt::format("  flops       {}\n", expr(t.flops));
-  os << fmt::format("  visible     {} point{}\n", t.visible.size(), t.visible.size() == 1 ? "" : "s");
+  os << fmt::format("  visible     {} point{}\n", t.visible.size(),
+                    t.visible.size() == 1 ? "" : "s");
   for (const ShapePoint& p : t.visible) {
     std::string line = "    " + lang::point_text(p);
     try {
@@ -119,10 +128,13 @@ void explain_task(std::ostream& os, const Task& t, const std::optional<Timing>& 
     os << line << '\n';
   }
   if (t.heldout_generator)
-    os << fmt::format("  held-out    {} point{} drawn by {} from the run secret (values not shown)\n",
-                      t.heldout_generator->count, t.heldout_generator->count == 1 ? "" : "s", t.heldout_generator->name);
+    os << fmt::format(
+        "  held-out    {} point{} drawn by {} from the run secret (values not shown)\n",
+        t.heldout_generator->count, t.heldout_generator->count == 1 ? "" : "s",
+        t.heldout_generator->name);
   else if (!t.heldout.empty())
-    os << fmt::format("  held-out    {} point{} (values not shown)\n", t.heldout.size(), t.heldout.size() == 1 ? "" : "s");
+    os << fmt::format("  held-out    {} point{} (values not shown)\n", t.heldout.size(),
+                      t.heldout.size() == 1 ? "" : "s");
   else
     os << "  held-out    none\n";
 }
@@ -131,12 +143,15 @@ void explain_plan(std::ostream& os, const Plan& p) {
   os << fmt::format("plan {} ({})\n", p.name, rel(p.file));
   for (const AgentUse& a : p.agents) {
     std::string args;
-    for (const auto& [k, v] : a.args) args += fmt::format("{}{}: {}", args.empty() ? "" : ", ", k, value(v));
-    os << fmt::format("  agent       {}({}){}\n", a.decl.name, args, a.decl.builtin ? " (built in)" : "");
+    for (const auto& [k, v] : a.args)
+      args += fmt::format("{}{}: {}", args.empty() ? "" : ", ", k, value(v));
+    os << fmt::format("  agent       {}({}){}\n", a.decl.name, args,
+                      a.decl.builtin ? " (built in)" : "");
     if (!a.decl.command.empty()) {
       std::string cmd;
       for (const auto& c : a.decl.command) cmd += (cmd.empty() ? "" : " ") + c;
-      os << fmt::format("    command   {}\n    timeout   {:g} s\n", cmd, double(a.decl.timeout_ns) / 1e9);
+      os << fmt::format("    command   {}\n    timeout   {:g} s\n", cmd,
+                        double(a.decl.timeout_ns) / 1e9);
     }
   }
   os << fmt::format("  device      {}\n", p.device);
@@ -146,9 +161,11 @@ void explain_plan(std::ostream& os, const Plan& p) {
   if (p.timing) os << fmt::format("  timing      {}\n", timing_text(*p.timing));
   size_t visible = 0;
   for (const Task& t : p.tasks) visible += t.visible.size();
-  os << fmt::format("  steps       {} task{} x {} agent{} x {} repeat{}; {} visible shape point{} in all\n", p.tasks.size(),
-                    p.tasks.size() == 1 ? "" : "s", p.agents.size(), p.agents.size() == 1 ? "" : "s", p.repeat,
-                    p.repeat == 1 ? "" : "s", visible, visible == 1 ? "" : "s");
+  os << fmt::format(
+      "  steps       {} task{} x {} agent{} x {} repeat{}; {} visible shape point{} in all\n",
+      p.tasks.size(), p.tasks.size() == 1 ? "" : "s", p.agents.size(),
+      p.agents.size() == 1 ? "" : "s", p.repeat, p.repeat == 1 ? "" : "s", visible,
+      visible == 1 ? "" : "s");
   for (const Task& t : p.tasks) {
     os << '\n';
     explain_task(os, t, p.timing);
@@ -158,11 +175,14 @@ void explain_plan(std::ostream& os, const Plan& p) {
 }  // namespace
 
 void add_plan_command(CLI::App& app, CliState& state) {
-  auto* cmd = app.add_subcommand("plan", "print what an evaluation of a plan or task would do, running nothing");
+  auto* cmd = app.add_subcommand(
+      "plan", "print what an evaluation of a plan or task would do, running nothing");
   auto file = std::make_shared<std::string>();
   auto explain = std::make_shared<bool>(false);
-  cmd->add_option("file", *file, "a plan file, a task file, or a folder holding one .kta file")->required();
-  cmd->add_flag("--explain", *explain, "explain every task, shape point, gate and tolerance (the default)");
+  cmd->add_option("file", *file, "a plan file, a task file, or a folder holding one .kta file")
+      ->required();
+  cmd->add_flag("--explain", *explain,
+                "explain every task, shape point, gate and tolerance (the default)");
   cmd->footer("example: kta plan --explain examples/quickstart.kta");
   cmd->callback([&state, file] {
     lang::SourceManager sources;

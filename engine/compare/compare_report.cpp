@@ -1,9 +1,9 @@
 #include "engine/compare/compare_report.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "engine/results/export.h"
@@ -55,7 +55,8 @@ bool show_agent(const Comparison& c) { return c.pairing.by_agent && c.pairing.ag
 std::vector<std::string> task_header(const Comparison& c, bool with_reasons) {
   std::vector<std::string> h = {"task"};
   if (show_agent(c)) h.push_back("agent");
-  for (const char* s : {"A", "B", "change", "speedup A", "speedup B", "B/A", "held-out A", "held-out B"})
+  for (const char* s :
+       {"A", "B", "change", "speedup A", "speedup B", "B/A", "held-out A", "held-out B"})
     h.push_back(s);
   if (with_reasons) {
     h.push_back("reason A");
@@ -84,9 +85,12 @@ std::vector<std::vector<std::string>> task_rows(const Comparison& c, bool with_r
 std::string ci(const Interval& i, std::string (*f)(double)) {
   return std::isfinite(i.lo) ? fmt::format("[{}, {}]", f(i.lo), f(i.hi)) : "-";
 }
-std::string opt(const std::optional<double>& v, std::string (*f)(double)) { return v ? f(*v) : "-"; }
+std::string opt(const std::optional<double>& v, std::string (*f)(double)) {
+  return v ? f(*v) : "-";
+}
 
-const std::vector<std::string> kFigureHeader = {"figure", "A", "B", "difference", "95% CI", "paired n"};
+const std::vector<std::string> kFigureHeader = {"figure",     "A",      "B",
+                                                "difference", "95% CI", "paired n"};
 
 std::vector<std::vector<std::string>> figure_rows(const Comparison& c) {
   const PairedFigure &k = c.correctness, &s = c.speedup, &r = c.retention, &a = c.aka_score;
@@ -109,12 +113,14 @@ std::string test_lines(const Comparison& c) {
   std::string pass = c.single_repeat ? "correct" : "correct in most repeats";
   return fmt::format(
       "correctness, exact McNemar test ({}): both {}, A only {}, B only {}, neither {}; p = {}\n"
-      "speedup, exact sign test (tasks correct in both): B faster {}, A faster {}, ties {}; p = {}\n",
+      "speedup, exact sign test (tasks correct in both): B faster {}, A faster {}, ties {}; p = "
+      "{}\n",
       pass, m.both, m.a_only, m.b_only, m.neither, p_value(m.p), s.plus, s.minus, s.ties,
       p_value(s.p));
 }
 
-std::string side_line(const char* name, const RunResults& r, const std::vector<std::string>& agents) {
+std::string side_line(const char* name, const RunResults& r,
+                      const std::vector<std::string>& agents) {
   return fmt::format("{}: {} (plan {}, device {}, agent{} {})\n", name, r.file.string(),
                      r.plan.empty() ? "-" : r.plan, r.device.empty() ? "-" : r.device,
                      agents.size() == 1 ? "" : "s", fmt::join(agents, ", "));
@@ -138,18 +144,21 @@ std::vector<std::string> notes(const Comparison& c) {
   if (!c.pairing.hashes_known)
     out.push_back("task content hashes missing in a run: changed tasks cannot be flagged");
   if (c.run_a.device != c.run_b.device)
-    out.push_back(fmt::format("the runs used different devices ({} and {}): speedups are each "
-                              "relative to their own baseline",
-                              c.run_a.device, c.run_b.device));
+    out.push_back(
+        fmt::format("the runs used different devices ({} and {}): speedups are each "
+                    "relative to their own baseline",
+                    c.run_a.device, c.run_b.device));
   if (!c.single_repeat)
-    out.push_back("repeats: per task, correctness is the mean over repeats and speedup the "
-                  "geomean over correct repeats");
+    out.push_back(
+        "repeats: per task, correctness is the mean over repeats and speedup the "
+        "geomean over correct repeats");
   return out;
 }
 
 std::string unpaired_list(const std::vector<UnpairedTask>& v) {
   std::vector<std::string> names;
-  for (const UnpairedTask& t : v) names.push_back(t.agent.empty() ? t.task : t.task + " (" + t.agent + ")");
+  for (const UnpairedTask& t : v)
+    names.push_back(t.agent.empty() ? t.task : t.task + " (" + t.agent + ")");
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
@@ -182,17 +191,18 @@ Json side_json(const UnitSide& s) {
 }
 
 Json figure_json(const PairedFigure& f, const char* diff_name) {
-  return Json{{"a", opt_json(f.a)},
-              {"b", opt_json(f.b)},
-              {diff_name, f.has_diff() ? number(f.diff.estimate) : Json(nullptr)},
-              {"ci", f.has_diff() ? Json::array({number(f.diff.lo), number(f.diff.hi)}) : Json(nullptr)},
-              {"n_a", f.n_a},
-              {"n_b", f.n_b},
-              {"n", f.n}};
+  return Json{
+      {"a", opt_json(f.a)},
+      {"b", opt_json(f.b)},
+      {diff_name, f.has_diff() ? number(f.diff.estimate) : Json(nullptr)},
+      {"ci", f.has_diff() ? Json::array({number(f.diff.lo), number(f.diff.hi)}) : Json(nullptr)},
+      {"n_a", f.n_a},
+      {"n_b", f.n_b},
+      {"n", f.n}};
 }
 
 Json run_json(const RunResults& r, const std::vector<std::string>& agents) {
-  return Json{{"file", r.file.string()}, {"plan", r.plan},     {"plan_hash", r.plan_hash},
+  return Json{{"file", r.file.string()}, {"plan", r.plan},       {"plan_hash", r.plan_hash},
               {"device", r.device},      {"started", r.started}, {"agents", agents}};
 }
 
@@ -219,13 +229,17 @@ std::string format_comparison_text(const Comparison& c) {
     if (!t.b.reason.empty()) reasons += fmt::format("  {}  B: {}\n", name, t.b.reason);
   }
   if (!reasons.empty()) out += "\nreasons:\n" + reasons;
-  if (!c.pairing.only_a.empty()) out += "\nonly in A (unpaired): " + unpaired_list(c.pairing.only_a) + "\n";
-  if (!c.pairing.only_b.empty()) out += "\nonly in B (unpaired): " + unpaired_list(c.pairing.only_b) + "\n";
-  if (!c.pairing.skipped.empty()) out += "\nnot compared (skipped):\n" + skipped_lines(c.pairing.skipped, "  ");
+  if (!c.pairing.only_a.empty())
+    out += "\nonly in A (unpaired): " + unpaired_list(c.pairing.only_a) + "\n";
+  if (!c.pairing.only_b.empty())
+    out += "\nonly in B (unpaired): " + unpaired_list(c.pairing.only_b) + "\n";
+  if (!c.pairing.skipped.empty())
+    out += "\nnot compared (skipped):\n" + skipped_lines(c.pairing.skipped, "  ");
   out += "\n" + format_table(kFigureHeader, figure_rows(c)) + "\n" + test_lines(c);
   for (const std::string& n : notes(c)) out += "note: " + n + "\n";
-  out += fmt::format("(paired bootstrap: {} resamples of the tasks, seed {:#x}; {:.0f}% intervals)\n",
-                     c.options.resamples, c.options.seed, 100 * c.options.confidence);
+  out +=
+      fmt::format("(paired bootstrap: {} resamples of the tasks, seed {:#x}; {:.0f}% intervals)\n",
+                  c.options.resamples, c.options.seed, 100 * c.options.confidence);
   return out;
 }
 
@@ -234,17 +248,22 @@ std::string format_comparison_md(const Comparison& c) {
   out += "- " + side_line("A", c.run_a, c.pairing.agents_a) + "- " +
          side_line("B", c.run_b, c.pairing.agents_b) + "- " + pairing_line(c) + "\n";
   out += "## Tasks\n\n" + format_markdown_table(task_header(c, true), task_rows(c, true));
-  if (!c.pairing.only_a.empty()) out += "\nOnly in A (unpaired): " + unpaired_list(c.pairing.only_a) + "\n";
-  if (!c.pairing.only_b.empty()) out += "\nOnly in B (unpaired): " + unpaired_list(c.pairing.only_b) + "\n";
-  if (!c.pairing.skipped.empty()) out += "\nNot compared (skipped):\n\n" + skipped_lines(c.pairing.skipped, "- ");
+  if (!c.pairing.only_a.empty())
+    out += "\nOnly in A (unpaired): " + unpaired_list(c.pairing.only_a) + "\n";
+  if (!c.pairing.only_b.empty())
+    out += "\nOnly in B (unpaired): " + unpaired_list(c.pairing.only_b) + "\n";
+  if (!c.pairing.skipped.empty())
+    out += "\nNot compared (skipped):\n\n" + skipped_lines(c.pairing.skipped, "- ");
   out += "\n## Run\n\n" + format_markdown_table(kFigureHeader, figure_rows(c)) + "\n";
   std::string tests = test_lines(c);
-  for (size_t at = 0; (at = tests.find('\n', at)) != std::string::npos && at + 1 < tests.size(); at += 2)
+  for (size_t at = 0; (at = tests.find('\n', at)) != std::string::npos && at + 1 < tests.size();
+       at += 2)
     tests.insert(at, "\\");  // a Markdown hard line break
   out += tests;
   for (const std::string& n : notes(c)) out += "\nNote: " + n + "\n";
-  out += fmt::format("\nPaired bootstrap: {} resamples of the tasks, seed {:#x}; {:.0f}% intervals.\n",
-                     c.options.resamples, c.options.seed, 100 * c.options.confidence);
+  out +=
+      fmt::format("\nPaired bootstrap: {} resamples of the tasks, seed {:#x}; {:.0f}% intervals.\n",
+                  c.options.resamples, c.options.seed, 100 * c.options.confidence);
   return out;
 }
 
@@ -252,7 +271,8 @@ std::string comparison_json_text(const Comparison& c) {
   Json tasks = Json::array();
   for (const PairedTask& t : c.pairing.paired) {
     Json ratio_value = nullptr;
-    if (t.a.log_speedup && t.b.log_speedup) ratio_value = number(std::exp(*t.b.log_speedup - *t.a.log_speedup));
+    if (t.a.log_speedup && t.b.log_speedup)
+      ratio_value = number(std::exp(*t.b.log_speedup - *t.a.log_speedup));
     tasks.push_back(Json{{"task", t.task},
                          {"agent", t.agent.empty() ? Json(nullptr) : Json(t.agent)},
                          {"changed", t.changed()},
@@ -266,13 +286,19 @@ std::string comparison_json_text(const Comparison& c) {
                {"geomean_speedup", figure_json(c.speedup, "ratio")},
                {"heldout_retention", figure_json(c.retention, "difference")},
                {"aka_score", figure_json(c.aka_score, "difference")},
-               {"correctness_mcnemar",
-                Json{{"both", m.both}, {"a_only", m.a_only}, {"b_only", m.b_only}, {"neither", m.neither}, {"p", m.p}}},
-               {"speedup_sign_test", Json{{"b_faster", s.plus}, {"a_faster", s.minus}, {"ties", s.ties}, {"p", s.p}}}};
+               {"correctness_mcnemar", Json{{"both", m.both},
+                                            {"a_only", m.a_only},
+                                            {"b_only", m.b_only},
+                                            {"neither", m.neither},
+                                            {"p", m.p}}},
+               {"speedup_sign_test",
+                Json{{"b_faster", s.plus}, {"a_faster", s.minus}, {"ties", s.ties}, {"p", s.p}}}};
   Json doc{{"a", run_json(c.run_a, c.pairing.agents_a)},
            {"b", run_json(c.run_b, c.pairing.agents_b)},
            {"paired_by", c.pairing.by_agent ? "task, agent" : "task"},
-           {"bootstrap", Json{{"resamples", c.options.resamples}, {"seed", c.options.seed}, {"confidence", c.options.confidence}}},
+           {"bootstrap", Json{{"resamples", c.options.resamples},
+                              {"seed", c.options.seed},
+                              {"confidence", c.options.confidence}}},
            {"tasks", tasks},
            {"only_a", unpaired_json(c.pairing.only_a)},
            {"only_b", unpaired_json(c.pairing.only_b)},

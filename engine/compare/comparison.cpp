@@ -1,9 +1,9 @@
 #include "engine/compare/comparison.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <limits>
-
-#include <fmt/format.h>
 
 namespace kta::engine {
 

@@ -1,13 +1,13 @@
 #include "engine/compare/pairing.h"
 
-#include <algorithm>
-#include <cmath>
-#include <tuple>
-#include <map>
-#include <set>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
 
 namespace kta::engine {
 

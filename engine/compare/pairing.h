@@ -47,7 +47,7 @@ struct UnpairedTask {
 struct Pairing {
   bool by_agent = false;  // units are (task, agent); otherwise tasks
   std::vector<std::string> agents_a, agents_b;
-  std::vector<PairedTask> paired;        // sorted by task, then agent
+  std::vector<PairedTask> paired;  // sorted by task, then agent
   std::vector<UnpairedTask> only_a, only_b;
   // In both runs but not evaluated in one or both (the device could not run it): like
   // engine/score, a skipped task enters no figure.

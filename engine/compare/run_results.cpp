@@ -1,12 +1,12 @@
 #include "engine/compare/run_results.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <fstream>
 #include <limits>
-#include <sstream>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 namespace kta::engine {
 
@@ -50,7 +50,8 @@ TaskOutcome task_of(const Json& t) {
     o.heldout_correct = opt_bool(*h, "correct");
     double s = number_or_nan(*h, "speedup");
     if (!std::isnan(s)) o.heldout_speedup = s;
-    if (auto q = h->find("quadrant"); q != h->end() && q->is_string()) o.quadrant = q->get<std::string>();
+    if (auto q = h->find("quadrant"); q != h->end() && q->is_string())
+      o.quadrant = q->get<std::string>();
   }
   o.failure_reason = t.value("failure_reason", std::string());
   o.skipped = t.value("skipped", std::string());
@@ -91,8 +92,8 @@ RunResults parse_run(const std::string& json_text, const fs::path& origin) {
     try {
       r.tasks.push_back(task_of(t));
     } catch (const Json::exception& e) {
-      throw RunInputError(fmt::format("'{}': task entry {} is malformed: {}", origin.string(), i,
-                                      e.what()));
+      throw RunInputError(
+          fmt::format("'{}': task entry {} is malformed: {}", origin.string(), i, e.what()));
     }
     ++i;
   }
@@ -108,10 +109,10 @@ RunResults load_run(const fs::path& path) {
     file = path / "results.json";
     if (!fs::exists(file, ec)) {
       if (fs::exists(path / "results.db", ec))
-        throw RunInputError(fmt::format(
-            "'{}' has results.db but no results.json: the run did not finish; "
-            "`kta eval --resume` completes it and writes results.json",
-            path.string()));
+        throw RunInputError(
+            fmt::format("'{}' has results.db but no results.json: the run did not finish; "
+                        "`kta eval --resume` completes it and writes results.json",
+                        path.string()));
       throw RunInputError(
           fmt::format("'{}' is not a kta run folder (no results.json)", path.string()));
     }

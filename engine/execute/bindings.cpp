@@ -27,13 +27,20 @@ int find_param(const model::Task& task, const std::string& name) {
 
 ArgType arg_type(model::ScalarType t) {
   switch (t) {
-    case model::ScalarType::i32: return ArgType::i32;
-    case model::ScalarType::i64: return ArgType::i64;
-    case model::ScalarType::u32: return ArgType::u32;
-    case model::ScalarType::u64: return ArgType::u64;
-    case model::ScalarType::f32: return ArgType::f32;
-    case model::ScalarType::f64: return ArgType::f64;
-    case model::ScalarType::boolean: return ArgType::boolean;
+    case model::ScalarType::i32:
+      return ArgType::i32;
+    case model::ScalarType::i64:
+      return ArgType::i64;
+    case model::ScalarType::u32:
+      return ArgType::u32;
+    case model::ScalarType::u64:
+      return ArgType::u64;
+    case model::ScalarType::f32:
+      return ArgType::f32;
+    case model::ScalarType::f64:
+      return ArgType::f64;
+    case model::ScalarType::boolean:
+      return ArgType::boolean;
   }
   return ArgType::i64;
 }
@@ -83,15 +90,24 @@ bool is_input(const model::Tensor& t) { return t.role != model::TensorRole::outp
 
 const char* pointee_type(model::DType dtype) {
   switch (dtype) {
-    case model::DType::f16: return "__half";
-    case model::DType::bf16: return "__hip_bfloat16";
-    case model::DType::f32: return "float";
-    case model::DType::f64: return "double";
-    case model::DType::i8: return "int8_t";
-    case model::DType::i32: return "int32_t";
-    case model::DType::i64: return "int64_t";
-    case model::DType::u8: return "uint8_t";
-    case model::DType::boolean: return "bool";
+    case model::DType::f16:
+      return "__half";
+    case model::DType::bf16:
+      return "__hip_bfloat16";
+    case model::DType::f32:
+      return "float";
+    case model::DType::f64:
+      return "double";
+    case model::DType::i8:
+      return "int8_t";
+    case model::DType::i32:
+      return "int32_t";
+    case model::DType::i64:
+      return "int64_t";
+    case model::DType::u8:
+      return "uint8_t";
+    case model::DType::boolean:
+      return "bool";
   }
   return "void";
 }
@@ -104,7 +120,8 @@ PointSpec make_point_spec(const model::Task& task, const model::ShapePoint& poin
       spec.params.push_back(*p.fixed);
       continue;
     }
-    auto it = std::find_if(point.begin(), point.end(), [&](const auto& kv) { return kv.first == p.name; });
+    auto it = std::find_if(point.begin(), point.end(),
+                           [&](const auto& kv) { return kv.first == p.name; });
     if (it == point.end()) {
       throw std::invalid_argument("shape point has no value for param '" + p.name + "'");
     }
@@ -225,8 +242,11 @@ LauncherArgs DeviceSet::launcher_args(const model::Entry& entry) const {
   LauncherArgs a;
   for (size_t i = 0; i < task_.tensors.size(); ++i) {
     const auto& t = task_.tensors[i];
-    int32_t role = t.role == model::TensorRole::input ? 0 : t.role == model::TensorRole::output ? 1 : 2;
-    a.tensors.push_back({t.name, buffers_[i], static_cast<int32_t>(t.dtype), spec_.shapes[i], role});
+    int32_t role = t.role == model::TensorRole::input    ? 0
+                   : t.role == model::TensorRole::output ? 1
+                                                         : 2;
+    a.tensors.push_back(
+        {t.name, buffers_[i], static_cast<int32_t>(t.dtype), spec_.shapes[i], role});
   }
   // A torch module's constructor arguments, at this point: integers stay integers (sizes).
   for (const auto& e : entry.init_args) {
@@ -256,13 +276,15 @@ LauncherArgs DeviceSet::launcher_args(const model::Entry& entry) const {
 
 LaunchConfig DeviceSet::launch_config(const model::Entry& entry) const {
   LaunchConfig c;
-  if (!entry.launch) throw std::invalid_argument("kernel entry '" + entry.symbol + "' has no launch geometry");
+  if (!entry.launch)
+    throw std::invalid_argument("kernel entry '" + entry.symbol + "' has no launch geometry");
   const auto& g = *entry.launch;
   c.grid = {dim(g.grid[0], spec_, task_, "grid.x"), dim(g.grid[1], spec_, task_, "grid.y"),
             dim(g.grid[2], spec_, task_, "grid.z")};
   c.block = {dim(g.block[0], spec_, task_, "block.x"), dim(g.block[1], spec_, task_, "block.y"),
              dim(g.block[2], spec_, task_, "block.z")};
-  c.shared_bytes = g.shared_bytes ? static_cast<size_t>(lang::eval_int(g.shared_bytes, spec_.point, task_)) : 0;
+  c.shared_bytes =
+      g.shared_bytes ? static_cast<size_t>(lang::eval_int(g.shared_bytes, spec_.point, task_)) : 0;
   return c;
 }
 
@@ -279,8 +301,8 @@ TimedResult DeviceSet::timed(const Impl& impl, bool flush, int repeat) const {
   if (impl.entry.mode != model::EntryMode::kernel) {
     return impl.device->timed_call(impl.module, launcher_args(impl.entry), flush, repeat);
   }
-  return impl.device->timed_launch(impl.module, kernel_args(impl.entry),
-                                   launch_config(impl.entry), flush, repeat);
+  return impl.device->timed_launch(impl.module, kernel_args(impl.entry), launch_config(impl.entry),
+                                   flush, repeat);
 }
 
 std::vector<KernelArg> declared_signature(const model::Task& task, const model::Entry& entry) {
@@ -293,7 +315,8 @@ std::vector<KernelArg> declared_signature(const model::Task& task, const model::
       a.pointee = pointee_type(task.tensors[t].dtype);
     } else {
       int p = find_param(task, name);
-      if (p < 0) throw std::invalid_argument("kernel argument '" + name + "' names no tensor or param");
+      if (p < 0)
+        throw std::invalid_argument("kernel argument '" + name + "' names no tensor or param");
       a.type = arg_type(task.params[p].type);
     }
     sig.push_back(a);

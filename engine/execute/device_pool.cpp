@@ -17,7 +17,7 @@ struct DevicePool::State {
   int spares_left = 0;  // candidate devices still worth starting ahead of time
   std::mutex mu;
   std::vector<std::unique_ptr<Device>> idle_trusted;
-  std::future<std::unique_ptr<Device>> spare;  // the next candidate device, starting
+  std::future<std::unique_ptr<Device>> spare;          // the next candidate device, starting
   std::future<std::unique_ptr<Device>> first_trusted;  // prestart(): the first trusted device
   std::map<std::string, int> opened;
   bool closing = false;
@@ -78,7 +78,9 @@ class PooledDevice : public Device {
   }
 
   DeviceInfo info() const override { return inner_->info(); }
-  Buffer alloc(size_t bytes) override { return guard([&] { return inner_->alloc(bytes); }); }
+  Buffer alloc(size_t bytes) override {
+    return guard([&] { return inner_->alloc(bytes); });
+  }
   void free(Buffer b) override {
     guard([&] { inner_->free(b); });
   }
@@ -103,7 +105,8 @@ class PooledDevice : public Device {
   }
   TimedResult timed_launch(uint64_t module, const std::vector<KernelArg>& args,
                            const LaunchConfig& config, bool flush, int repeat) override {
-    TimedResult t = guard([&] { return inner_->timed_launch(module, args, config, flush, repeat); });
+    TimedResult t =
+        guard([&] { return inner_->timed_launch(module, args, config, flush, repeat); });
     watch(t.status);
     return t;
   }

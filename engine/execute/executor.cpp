@@ -8,7 +8,8 @@
 
 namespace kta::engine {
 
-std::vector<TaskOutcome> execute(const Plan& plan, ResultStore& store, const ExecuteOptions& options) {
+std::vector<TaskOutcome> execute(const Plan& plan, ResultStore& store,
+                                 const ExecuteOptions& options) {
   if (!options.make_device) throw std::invalid_argument("execute: no device factory");
   std::vector<TaskOutcome> outcomes(plan.jobs.size());
   SharedStore shared{store, {}};

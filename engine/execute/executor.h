@@ -7,10 +7,9 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "engine/device/device.h"
 #include "engine/plan/plan.h"
@@ -31,23 +30,24 @@ inline const std::string kPythonSuffix = "-python";
 struct AuditReport {
   bool ran = false;
   int findings = 0;
-  bool gate_failed = false;   // the task's `audit_fail_on` level was reached
-  std::string summary;        // one line, e.g. "2 warnings (kta-shape-literal)"
-  nlohmann::json details;     // the findings, for the results store
+  bool gate_failed = false;  // the task's `audit_fail_on` level was reached
+  std::string summary;       // one line, e.g. "2 warnings (kta-shape-literal)"
+  nlohmann::json details;    // the findings, for the results store
 };
-using AuditHook = std::function<AuditReport(const TaskJob& job,
-                                            const std::vector<std::filesystem::path>& files)>;
+using AuditHook =
+    std::function<AuditReport(const TaskJob& job, const std::vector<std::filesystem::path>& files)>;
 
 struct ExecuteOptions {
   int jobs = 1;
   DeviceFactory make_device;
-  AuditHook audit;                      // empty: the audit step records "analyzer not built"
-  std::filesystem::path cache_dir;      // reference-output cache; empty disables it
-  Progress* progress = nullptr;         // null: silent
+  AuditHook audit;                  // empty: the audit step records "analyzer not built"
+  std::filesystem::path cache_dir;  // reference-output cache; empty disables it
+  Progress* progress = nullptr;     // null: silent
 };
 
 // Runs the plan; returns one outcome per job in plan order. The store must be open on the
 // plan's output folder.
-std::vector<TaskOutcome> execute(const Plan& plan, ResultStore& store, const ExecuteOptions& options);
+std::vector<TaskOutcome> execute(const Plan& plan, ResultStore& store,
+                                 const ExecuteOptions& options);
 
 }  // namespace kta::engine

@@ -123,15 +123,19 @@ StepResult JobRunner::run_step(StepKind kind) {
       if (!candidate_ok_) return skipped("candidate did not compile");
       return correctness(true);
     case StepKind::heldout_performance:
-      if (!heldout_candidate_.value_or(false)) return skipped("candidate is not correct on the held-out shapes");
-      if (!heldout_baseline_.value_or(false)) return skipped("baseline is not correct on the held-out shapes");
+      if (!heldout_candidate_.value_or(false))
+        return skipped("candidate is not correct on the held-out shapes");
+      if (!heldout_baseline_.value_or(false))
+        return skipped("baseline is not correct on the held-out shapes");
       return performance(true);
   }
   return skipped("unknown step");
 }
 
-void JobRunner::apply(StepKind kind, const StepRecord& rec, const std::vector<ShapeRecord>& shapes) {
-  nlohmann::json p = nlohmann::json::parse(rec.payload.empty() ? "{}" : rec.payload, nullptr, false);
+void JobRunner::apply(StepKind kind, const StepRecord& rec,
+                      const std::vector<ShapeRecord>& shapes) {
+  nlohmann::json p =
+      nlohmann::json::parse(rec.payload.empty() ? "{}" : rec.payload, nullptr, false);
   if (p.is_discarded()) p = nlohmann::json::object();
   bool ok = rec.outcome == StepOutcome::ok;
   if (rec.outcome == StepOutcome::skip && p.value("unavailable", false)) {
@@ -224,7 +228,8 @@ void JobRunner::drop_device(const std::string& role) {
 
 std::string JobRunner::point_label(const std::vector<model::ShapePoint>& points, size_t i,
                                    bool heldout) const {
-  if (heldout) return "held-out point " + std::to_string(i + 1) + " of " + std::to_string(points.size());
+  if (heldout)
+    return "held-out point " + std::to_string(i + 1) + " of " + std::to_string(points.size());
   return "[" + format_point(points[i]) + "]";
 }
 

@@ -5,11 +5,10 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "engine/agents/agent.h"
 #include "engine/agents/agent_run.h"
@@ -47,7 +46,8 @@ class InterleavedProtocol;
 
 class JobRunner {
  public:
-  JobRunner(const Plan& plan, const TaskJob& job, SharedStore& store, const ExecuteOptions& options);
+  JobRunner(const Plan& plan, const TaskJob& job, SharedStore& store,
+            const ExecuteOptions& options);
   TaskOutcome run();
 
  private:
@@ -63,7 +63,8 @@ class JobRunner {
   StepResult performance(bool heldout);
   StepResult audit();
   PointTiming time_point(const Impl& base, const Impl& cand, const model::ShapePoint& point,
-                         const std::string& label, bool heldout, const InterleavedProtocol& protocol);
+                         const std::string& label, bool heldout,
+                         const InterleavedProtocol& protocol);
   void speedup_verdict(const std::vector<double>& ratios, bool heldout, StepResult& r) const;
 
   // Devices and compiled implementations, made on first use and remade after a failure. Python
@@ -80,7 +81,8 @@ class JobRunner {
   std::shared_ptr<const HostSet> reference(const PointSpec& spec, uint64_t seed,
                                            const HostSet& inputs, std::string* error);
   // How a point is named in messages: its values when visible, only its index when held-out.
-  std::string point_label(const std::vector<model::ShapePoint>& points, size_t i, bool heldout) const;
+  std::string point_label(const std::vector<model::ShapePoint>& points, size_t i,
+                          bool heldout) const;
 
   const Plan& plan_;
   const TaskJob& job_;

@@ -35,8 +35,8 @@ CheckResult judge(const model::Task& task, const HostSet& inputs, const HostSet&
         if (c.nan_in_output > 0) {
           std::snprintf(buf, sizeof buf, "%s: NaN in the output", t.name.c_str());
         } else {
-          std::snprintf(buf, sizeof buf, "%s: outside tolerance (max abs error %.3g)", t.name.c_str(),
-                        c.max_abs_error);
+          std::snprintf(buf, sizeof buf, "%s: outside tolerance (max abs error %.3g)",
+                        t.name.c_str(), c.max_abs_error);
         }
         r.blind_reason = buf;
       }
@@ -50,7 +50,6 @@ CheckResult judge(const model::Task& task, const HostSet& inputs, const HostSet&
   }
   return r;
 }
-
 
 std::string mask_numbers(const std::string& text) {
   std::string out;

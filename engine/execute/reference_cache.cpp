@@ -1,11 +1,12 @@
 #include "engine/execute/reference_cache.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <system_error>
 #include <thread>
-#include <unistd.h>
 
 #include "engine/check/poison.h"
 #include "engine/plan/hash.h"
@@ -34,7 +35,8 @@ std::optional<HostSet> ReferenceCache::load(const std::string& key, const model:
   std::ifstream in(dir_ / (key + ".bin"), std::ios::binary);
   if (!in) return std::nullopt;
   char magic[8];
-  if (!in.read(magic, 8) || std::string_view(magic, 8) != std::string_view(kMagic, 8)) return std::nullopt;
+  if (!in.read(magic, 8) || std::string_view(magic, 8) != std::string_view(kMagic, 8))
+    return std::nullopt;
   HostSet set(task.tensors.size());
   for (size_t i = 0; i < task.tensors.size(); ++i) {
     uint64_t ndim = 0, bytes = 0, digest = 0;
@@ -50,7 +52,8 @@ std::optional<HostSet> ReferenceCache::load(const std::string& key, const model:
     if (!in.read(reinterpret_cast<char*>(&digest), sizeof digest)) return std::nullopt;
     if (bytes > (uint64_t{1} << 36)) return std::nullopt;
     set[i].bytes.resize(bytes);
-    if (bytes && !in.read(reinterpret_cast<char*>(set[i].bytes.data()), static_cast<std::streamsize>(bytes))) {
+    if (bytes && !in.read(reinterpret_cast<char*>(set[i].bytes.data()),
+                          static_cast<std::streamsize>(bytes))) {
       return std::nullopt;
     }
     if (set[i].dtype != task.tensors[i].dtype) return std::nullopt;

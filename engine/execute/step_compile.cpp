@@ -7,9 +7,12 @@ namespace {
 
 const char* flavor_name(model::Flavor f) {
   switch (f) {
-    case model::Flavor::hip: return "hip";
-    case model::Flavor::torch: return "torch";
-    case model::Flavor::triton: return "triton";
+    case model::Flavor::hip:
+      return "hip";
+    case model::Flavor::torch:
+      return "torch";
+    case model::Flavor::triton:
+      return "triton";
   }
   return "?";
 }
@@ -73,8 +76,9 @@ StepResult JobRunner::compile(const std::string& role) {
 // Compiles on first use; a resumed run recompiles silently (the device's compile cache makes it
 // cheap) without recording the compile step again.
 const Impl* JobRunner::impl(const std::string& role, std::string* error) {
-  std::optional<Impl>& slot =
-      role == "candidate" ? candidate_impl_ : role == "baseline" ? baseline_ : reference_;
+  std::optional<Impl>& slot = role == "candidate"  ? candidate_impl_
+                              : role == "baseline" ? baseline_
+                                                   : reference_;
   if (slot) return &*slot;
   model::Entry entry = role == "baseline" ? job_.task.baseline : job_.task.reference;
   if (role == "candidate") {

@@ -11,7 +11,6 @@
 
 namespace kta::engine {
 
-
 namespace {
 
 std::string memo_key(const char* what, const PointSpec& spec, uint64_t seed) {
@@ -181,8 +180,8 @@ StepResult JobRunner::correctness(bool heldout) {
           if (!c.correct) ++failed;
         }
         if (!c.correct && !first_failure.count(role)) {
-          first_failure[role] = c.reason + " at " + point_label(points, i, heldout) + " seed " +
-                                std::to_string(seed);
+          first_failure[role] =
+              c.reason + " at " + point_label(points, i, heldout) + " seed " + std::to_string(seed);
         }
       }
     }

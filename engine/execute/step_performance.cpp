@@ -91,17 +91,16 @@ double gate_slack(const model::Timing& t) { return std::max(0.02, 2 * t.max_nois
 
 // One point: inputs and reference outputs for both input sets, buffers on both devices, the
 // interleaved measurement, then the re-check of the candidate's last timed launch.
-PointTiming JobRunner::time_point(const Impl& base, const Impl& cand, const model::ShapePoint& point,
-                                  const std::string& label, bool heldout,
-                                  const InterleavedProtocol& protocol) {
+PointTiming JobRunner::time_point(const Impl& base, const Impl& cand,
+                                  const model::ShapePoint& point, const std::string& label,
+                                  bool heldout, const InterleavedProtocol& protocol) {
   const auto& task = job_.task;
   PointTiming pt;
   pt.rec.set = heldout ? "heldout" : "visible";
   pt.rec.point = point;
   bool flush = task.timing.mode == model::Timing::Mode::cold;
-  bool has_inout = std::any_of(task.tensors.begin(), task.tensors.end(), [](const auto& t) {
-    return t.role == model::TensorRole::inout;
-  });
+  bool has_inout = std::any_of(task.tensors.begin(), task.tensors.end(),
+                               [](const auto& t) { return t.role == model::TensorRole::inout; });
   // Batch: back-to-back launches per sample, except where an inout would accumulate across them
   // (the re-check of the last timed launch needs one launch on fresh inputs).
   bool batch = !flush && !has_inout;
@@ -217,7 +216,8 @@ PointTiming JobRunner::time_point(const Impl& base, const Impl& cand, const mode
   }
   if (!c.correct) {
     pt.recheck_failed = true;
-    pt.rec.reason = "outputs of the last timed launch are wrong: " + (heldout ? c.blind_reason : c.reason);
+    pt.rec.reason =
+        "outputs of the last timed launch are wrong: " + (heldout ? c.blind_reason : c.reason);
     pt.outcome = StepOutcome::fail;
     pt.reason = pt.rec.reason + " at " + label;
   }
@@ -281,7 +281,8 @@ StepResult JobRunner::performance(bool heldout) {
 }
 
 // Task speedup (geomean with a bootstrap interval) and the performance gate.
-void JobRunner::speedup_verdict(const std::vector<double>& ratios, bool heldout, StepResult& r) const {
+void JobRunner::speedup_verdict(const std::vector<double>& ratios, bool heldout,
+                                StepResult& r) const {
   const auto& task = job_.task;
   std::string h = ContentHasher().field("ci", job_.id()).hex();
   Interval ci = geomean_ci(ratios, std::stoull(h.substr(0, 16), nullptr, 16));

@@ -6,9 +6,8 @@
 
 #include <chrono>
 #include <map>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace kta::engine {
 
@@ -39,7 +38,8 @@ class StepProfile {
   // {"phase": seconds, ...}, rounded to microseconds.
   nlohmann::json json() const {
     nlohmann::json j = nlohmann::json::object();
-    for (const auto& [phase, s] : seconds_) j[phase] = static_cast<double>(static_cast<int64_t>(s * 1e6)) * 1e-6;
+    for (const auto& [phase, s] : seconds_)
+      j[phase] = static_cast<double>(static_cast<int64_t>(s * 1e6)) * 1e-6;
     return j;
   }
 

@@ -1,12 +1,12 @@
 #include "engine/inputs/generate.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 #include "engine/inputs/hash.h"
 #include "engine/inputs/philox.h"
@@ -266,9 +266,8 @@ HostTensor generate_input(const model::Tensor& tensor, const std::vector<int64_t
   size_t n = out.numel();
   // ~64 Ki elements per thread: Box-Muller costs ~35 ns an element, so a 1 Mi-element tensor
   // (a typical visible shape) took ~35 ms on one thread, which dominated a GPU evaluation.
-  for_slices(n, slice_count(n, size_t{1} << 16), [&](size_t, size_t begin, size_t end) {
-    generate_slice(out, dist, key, begin, end);
-  });
+  for_slices(n, slice_count(n, size_t{1} << 16),
+             [&](size_t, size_t begin, size_t end) { generate_slice(out, dist, key, begin, end); });
   return out;
 }
 

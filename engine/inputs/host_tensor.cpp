@@ -1,11 +1,11 @@
 #include "engine/inputs/host_tensor.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 #include "engine/inputs/half.h"
 

@@ -14,7 +14,7 @@ namespace kta::engine {
 struct BatchSizing {
   double target_seconds = 1e-3;  // one sample should last at least this long
   int max_repeat = 4096;
-  int max_rounds = 4;            // calibration samples at most
+  int max_rounds = 4;  // calibration samples at most
 };
 
 // Grows the launch count until one sample (`sample(repeat)` returns seconds per launch) lasts

@@ -31,7 +31,8 @@ double binomial_lower_tail(int n, int k) {
     return std::min(1.0, sum * std::ldexp(1.0, -n));
   }
   auto log_term = [n](int i) {
-    return std::lgamma(n + 1.0) - std::lgamma(i + 1.0) - std::lgamma(n - i + 1.0) - n * std::log(2.0);
+    return std::lgamma(n + 1.0) - std::lgamma(i + 1.0) - std::lgamma(n - i + 1.0) -
+           n * std::log(2.0);
   };
   double top = log_term(k);  // the largest term of a lower tail with k < n / 2
   double sum = 0;
@@ -100,8 +101,8 @@ Interval paired_bootstrap(size_t n, const std::function<double(std::span<const s
   return out;
 }
 
-Interval paired_mean_difference(std::span<const double> a, std::span<const double> b,
-                                uint64_t seed, int resamples, double confidence) {
+Interval paired_mean_difference(std::span<const double> a, std::span<const double> b, uint64_t seed,
+                                int resamples, double confidence) {
   assert(a.size() == b.size());
   std::vector<double> d(a.size());
   for (size_t i = 0; i < a.size(); ++i) d[i] = b[i] - a[i];

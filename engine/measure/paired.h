@@ -40,7 +40,7 @@ Interval paired_bootstrap(size_t n, const std::function<double(std::span<const s
                           uint64_t seed, int resamples = 10000, double confidence = 0.95);
 
 // The common case: the mean of per-unit differences d_i = b_i - a_i.
-Interval paired_mean_difference(std::span<const double> a, std::span<const double> b,
-                                uint64_t seed, int resamples = 10000, double confidence = 0.95);
+Interval paired_mean_difference(std::span<const double> a, std::span<const double> b, uint64_t seed,
+                                int resamples = 10000, double confidence = 0.95);
 
 }  // namespace kta::engine

@@ -1,8 +1,8 @@
 #include "engine/measure/protocol.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 
 namespace kta::engine {
 

@@ -21,7 +21,8 @@ ContentHasher& ContentHasher::add(std::string_view bytes) {
 
 ContentHasher& ContentHasher::add(int64_t v) {
   char buf[8];
-  for (int i = 0; i < 8; ++i) buf[i] = static_cast<char>((static_cast<uint64_t>(v) >> (8 * i)) & 0xff);
+  for (int i = 0; i < 8; ++i)
+    buf[i] = static_cast<char>((static_cast<uint64_t>(v) >> (8 * i)) & 0xff);
   return add(std::string_view(buf, 8));
 }
 

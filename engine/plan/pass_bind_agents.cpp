@@ -40,8 +40,8 @@ void bind_agents(Plan& plan, const std::vector<model::Task>& tasks, const model:
   std::vector<model::AgentUse> agents = source.agents;
   if (agents.empty()) agents.push_back(baseline_agent());
   if (source.repeat < 1) throw PlanError("plan repeat must be at least 1");
-  std::filesystem::path base = source.file.empty() ? std::filesystem::current_path()
-                                                   : source.file.parent_path();
+  std::filesystem::path base =
+      source.file.empty() ? std::filesystem::current_path() : source.file.parent_path();
   std::vector<std::string> labels = unique_labels(agents);
   for (const auto& task : tasks) {
     for (size_t a = 0; a < agents.size(); ++a) {
@@ -56,7 +56,8 @@ void bind_agents(Plan& plan, const std::vector<model::Task>& tasks, const model:
         job.candidate = resolve_candidate(agent, task, base);
         if (agent_kind(agent) == AgentKind::command) {
           if (auto bad = unknown_placeholders(agent); !bad.empty())
-            throw PlanError("agent '" + job.agent_label + "': unknown placeholder '{" + bad.front() + "}'");
+            throw PlanError("agent '" + job.agent_label + "': unknown placeholder '{" +
+                            bad.front() + "}'");
           for (auto& f : job.candidate)
             f.source = plan.output / "candidates" / job_path(job) / f.editable.filename();
           job.candidate_hash = command_candidate_hash(job);

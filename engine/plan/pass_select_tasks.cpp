@@ -17,8 +17,8 @@ std::vector<model::Task> select_tasks(const model::Plan& source, const PlanOptio
       for (const auto& t : source.tasks) known += (known.empty() ? "" : ", ") + t.name;
       throw PlanError("--only names unknown task '" + name + "' (the plan has: " + known + ")");
     }
-    bool dup = std::any_of(kept.begin(), kept.end(),
-                           [&](const model::Task& t) { return t.name == name; });
+    bool dup =
+        std::any_of(kept.begin(), kept.end(), [&](const model::Task& t) { return t.name == name; });
     if (!dup) kept.push_back(*it);
   }
   return kept;

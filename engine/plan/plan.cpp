@@ -6,23 +6,34 @@ namespace kta::engine {
 
 const char* kind_name(model::TaskKind kind) {
   switch (kind) {
-    case model::TaskKind::hip2hip: return "hip2hip";
-    case model::TaskKind::triton2triton: return "triton2triton";
-    case model::TaskKind::torch2hip: return "torch2hip";
+    case model::TaskKind::hip2hip:
+      return "hip2hip";
+    case model::TaskKind::triton2triton:
+      return "triton2triton";
+    case model::TaskKind::torch2hip:
+      return "torch2hip";
   }
   return "?";
 }
 
 std::string_view step_name(StepKind kind) {
   switch (kind) {
-    case StepKind::prepare: return "prepare";
-    case StepKind::baseline_compile: return "baseline-compile";
-    case StepKind::candidate_compile: return "candidate-compile";
-    case StepKind::visible_correctness: return "correctness";
-    case StepKind::visible_performance: return "performance";
-    case StepKind::audit: return "audit";
-    case StepKind::heldout_correctness: return "heldout-correctness";
-    case StepKind::heldout_performance: return "heldout-performance";
+    case StepKind::prepare:
+      return "prepare";
+    case StepKind::baseline_compile:
+      return "baseline-compile";
+    case StepKind::candidate_compile:
+      return "candidate-compile";
+    case StepKind::visible_correctness:
+      return "correctness";
+    case StepKind::visible_performance:
+      return "performance";
+    case StepKind::audit:
+      return "audit";
+    case StepKind::heldout_correctness:
+      return "heldout-correctness";
+    case StepKind::heldout_performance:
+      return "heldout-performance";
   }
   return "?";
 }

@@ -44,9 +44,9 @@ struct CandidateFile {
 
 // One unit of work: one task evaluated for one agent and one repeat.
 struct TaskJob {
-  model::Task task;                  // a copy with the run's overrides applied
+  model::Task task;  // a copy with the run's overrides applied
   model::AgentUse agent;
-  std::string agent_label;           // "baseline", "replay(solutions)"
+  std::string agent_label;  // "baseline", "replay(solutions)"
   int repeat = 0;
   int seeds = 3;
   std::vector<model::ShapePoint> visible;
@@ -54,32 +54,32 @@ struct TaskJob {
   std::vector<model::ShapePoint> heldout;
   bool heldout_enabled = true;
   std::vector<CandidateFile> candidate;
-  std::string candidate_hash;        // hash of the candidate files' contents
+  std::string candidate_hash;  // hash of the candidate files' contents
   std::vector<PlanStep> steps;
-  std::string id() const;            // "gelu/baseline/0"
+  std::string id() const;  // "gelu/baseline/0"
 };
 
 struct Plan {
   std::string name;
   std::filesystem::path file;
-  std::filesystem::path output;      // the run folder
-  std::string device;                // resolved device spec ("cpu", "hip:0")
+  std::filesystem::path output;  // the run folder
+  std::string device;            // resolved device spec ("cpu", "hip:0")
   bool heldout = true;
   bool quick = false;
-  std::string sandbox = "auto";      // command agents: auto | on | off (bubblewrap)
-  bool network = true;               // command agents may use the network
+  std::string sandbox = "auto";  // command agents: auto | on | off (bubblewrap)
+  bool network = true;           // command agents may use the network
   std::vector<TaskJob> jobs;
-  std::string hash;                  // hash of every step key, in order
+  std::string hash;  // hash of every step key, in order
 };
 
 // Options of one compilation; the CLI fills them from flags.
 struct PlanOptions {
-  std::vector<std::string> only;     // --only: keep these tasks (empty: all)
-  std::optional<int> seeds;          // --seeds override
-  bool quick = false;                // --quick: short timing for CI
-  std::string device = "cpu";        // resolved device spec, part of every step key
-  std::string secret;                // run secret for generated held-out points
-  std::ostream* debug = nullptr;     // --debug-passes: dump the plan after each pass
+  std::vector<std::string> only;  // --only: keep these tasks (empty: all)
+  std::optional<int> seeds;       // --seeds override
+  bool quick = false;             // --quick: short timing for CI
+  std::string device = "cpu";     // resolved device spec, part of every step key
+  std::string secret;             // run secret for generated held-out points
+  std::ostream* debug = nullptr;  // --debug-passes: dump the plan after each pass
 };
 
 // Prints the plan for people: jobs, steps, visible points; held-out points only as a count.

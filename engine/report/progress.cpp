@@ -52,9 +52,10 @@ class StreamProgress : public Progress {
     double elapsed = std::chrono::duration<double>(SteadyClock::now() - start_).count();
     size_t ran = finished_ - resumed_;
     double eta = -1;
-    if (ran > 0 && total_ >= finished_) eta = elapsed / static_cast<double>(ran) * static_cast<double>(total_ - finished_);
-    std::string s = fmt::format("\r\033[K{}/{}  {}  elapsed {}  eta {}", finished_, total_, current_,
-                                clock_text(elapsed), clock_text(eta));
+    if (ran > 0 && total_ >= finished_)
+      eta = elapsed / static_cast<double>(ran) * static_cast<double>(total_ - finished_);
+    std::string s = fmt::format("\r\033[K{}/{}  {}  elapsed {}  eta {}", finished_, total_,
+                                current_, clock_text(elapsed), clock_text(eta));
     std::fputs(s.c_str(), out_);
     std::fflush(out_);
   }

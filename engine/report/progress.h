@@ -17,8 +17,8 @@ class Progress {
   virtual void step_started(const std::string& job, const std::string& step) = 0;
   // `resumed`: the step was found finished in the results store and not run again.
   virtual void step_finished(const std::string& job, const std::string& step,
-                             const std::string& outcome, const std::string& reason,
-                             double seconds, bool resumed) = 0;
+                             const std::string& outcome, const std::string& reason, double seconds,
+                             bool resumed) = 0;
   virtual void done() = 0;
 };
 

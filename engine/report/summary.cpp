@@ -1,10 +1,10 @@
 #include "engine/report/summary.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <map>
 #include <tuple>
-
-#include <fmt/format.h>
 
 #include "engine/results/export.h"
 
@@ -25,8 +25,9 @@ std::string audit_cell(const TaskOutcome& t, const JobSteps& s) {
     return s.audit->reason.find("not built") != std::string::npos ? "not built" : "skipped";
   }
   if (s.audit->outcome == StepOutcome::error) return "error";
-  std::string n = t.audit_findings == 0 ? "clean" : fmt::format("{} finding{}", t.audit_findings,
-                                                               t.audit_findings == 1 ? "" : "s");
+  std::string n = t.audit_findings == 0 ? "clean"
+                                        : fmt::format("{} finding{}", t.audit_findings,
+                                                      t.audit_findings == 1 ? "" : "s");
   return s.audit->outcome == StepOutcome::fail ? n + " (gate)" : n;
 }
 
@@ -55,7 +56,8 @@ std::vector<std::vector<std::string>> figures(const RunScore& s) {
                   s.heldout_retention ? fmt::format("{} ({} evaluated)", pct(*s.heldout_retention),
                                                     s.heldout_evaluated)
                                       : "-"});
-  rows.push_back({"speedup transfer", s.speedup_transfer ? fmt::format("{:.2f}", *s.speedup_transfer) : "-"});
+  rows.push_back(
+      {"speedup transfer", s.speedup_transfer ? fmt::format("{:.2f}", *s.speedup_transfer) : "-"});
   rows.push_back({"AgentKernelArena score", fmt::format("{:.1f}", s.aka_score)});
   return rows;
 }

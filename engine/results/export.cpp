@@ -1,12 +1,12 @@
 #include "engine/results/export.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <stdexcept>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "kta_version.h"
 
@@ -103,24 +103,24 @@ Json task_json(const TaskOutcome& t) {
                    {"speedup", opt(t.heldout_speedup)},
                    {"quadrant", t.quadrant.empty() ? Json(nullptr) : Json(t.quadrant)}};
   Json j{{"task", t.task},
-              {"task_hash", t.task_hash},
-              {"kind", t.kind},
-              {"agent", t.agent},
-              {"repeat", t.repeat},
-              {"compiled", t.compiled},
-              {"correct", t.correct},
-              {"fast_enough", t.fast_enough},
-              {"audit_passed", t.audit_passed},
-              {"speedup", number(t.speedup)},
-              {"speedup_ci", Json::array({number(t.speedup_lo), number(t.speedup_hi)})},
-              {"heldout", heldout},
-              {"failure_reason", t.failure_reason},
-              {"skipped", t.skipped},
-              {"agent_seconds", number(t.agent_seconds)},
-              {"agent_exit", t.agent_exit},
-              {"audit_findings", t.audit_findings},
-              {"aka_score", number(aka_task_score(t))},
-              {"shapes", shapes}};
+         {"task_hash", t.task_hash},
+         {"kind", t.kind},
+         {"agent", t.agent},
+         {"repeat", t.repeat},
+         {"compiled", t.compiled},
+         {"correct", t.correct},
+         {"fast_enough", t.fast_enough},
+         {"audit_passed", t.audit_passed},
+         {"speedup", number(t.speedup)},
+         {"speedup_ci", Json::array({number(t.speedup_lo), number(t.speedup_hi)})},
+         {"heldout", heldout},
+         {"failure_reason", t.failure_reason},
+         {"skipped", t.skipped},
+         {"agent_seconds", number(t.agent_seconds)},
+         {"agent_exit", t.agent_exit},
+         {"audit_findings", t.audit_findings},
+         {"aka_score", number(aka_task_score(t))},
+         {"shapes", shapes}};
   if (!t.agent_status.empty()) j["agent_run"] = agent_run_json(t);
   return j;
 }
@@ -180,9 +180,9 @@ std::vector<std::vector<std::string>> task_rows(std::span<const TaskOutcome> out
 const std::vector<std::string> kTaskHeader = {"task",    "agent",  "rep",      "status",
                                               "speedup", "95% CI", "held-out", "reason"};
 
-const std::vector<std::string> kAgentHeader = {"task", "rep", "agent status", "time", "input tokens",
-                                               "output tokens", "cost", "candidate", "ignored writes",
-                                               "sandbox"};
+const std::vector<std::string> kAgentHeader = {
+    "task",          "rep",  "agent status", "time",           "input tokens",
+    "output tokens", "cost", "candidate",    "ignored writes", "sandbox"};
 
 std::vector<std::vector<std::string>> agent_rows(std::span<const TaskOutcome> outcomes) {
   std::vector<std::vector<std::string>> rows;
@@ -197,10 +197,10 @@ std::vector<std::vector<std::string>> agent_rows(std::span<const TaskOutcome> ou
     }
     std::string ignored;
     for (const auto& w : t.ignored_writes) ignored += (ignored.empty() ? "" : "; ") + w;
-    rows.push_back({t.task, std::to_string(t.repeat), t.agent_status, fixed(t.agent_seconds, 1) + "s",
-                    tokens(t.input_tokens), tokens(t.output_tokens),
-                    t.cost_usd ? fmt::format("${:.2f}", *t.cost_usd) : "-", changed,
-                    ignored.empty() ? "-" : ignored, t.sandbox});
+    rows.push_back({t.task, std::to_string(t.repeat), t.agent_status,
+                    fixed(t.agent_seconds, 1) + "s", tokens(t.input_tokens),
+                    tokens(t.output_tokens), t.cost_usd ? fmt::format("${:.2f}", *t.cost_usd) : "-",
+                    changed, ignored.empty() ? "-" : ignored, t.sandbox});
   }
   return rows;
 }

@@ -1,11 +1,10 @@
 #include "engine/results/store.h"
 
+#include <fmt/chrono.h>
+#include <fmt/format.h>
 #include <sqlite3.h>
 
 #include <chrono>
-
-#include <fmt/chrono.h>
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 namespace kta::engine {

@@ -17,7 +17,7 @@ namespace kta::engine {
 struct TaskOutcome {
   std::string task;
   std::string task_hash;  // model::Task::content_hash: tells a changed task apart across runs
-  std::string kind;  // "hip2hip" ...
+  std::string kind;       // "hip2hip" ...
   std::string agent;
   int repeat = 0;
   bool compiled = false;                  // candidate compiled (and its signature checked)
@@ -36,18 +36,18 @@ struct TaskOutcome {
   double agent_seconds = 0;
   int agent_exit = 0;
   // Command agents (engine/agents/agent_run.h); empty/unset for built-in agents.
-  std::string agent_status;               // "exit 0", "timeout after 3600 s", ...
-  std::optional<int64_t> input_tokens;    // unset when the CLI did not report them
+  std::string agent_status;             // "exit 0", "timeout after 3600 s", ...
+  std::optional<int64_t> input_tokens;  // unset when the CLI did not report them
   std::optional<int64_t> output_tokens;
   std::optional<double> cost_usd;
-  bool candidate_unchanged = false;       // the agent left the editable files as the baseline
+  bool candidate_unchanged = false;  // the agent left the editable files as the baseline
   std::vector<std::string> changed_files;
   std::vector<std::string> ignored_writes;  // recorded, not taken back
-  std::string sandbox;                    // "bwrap" | "none"
-  bool agent_network = true;              // the plan's network policy for the agent
-  std::string agent_log, agent_prompt;    // relative to the run folder
+  std::string sandbox;                      // "bwrap" | "none"
+  bool agent_network = true;                // the plan's network policy for the agent
+  std::string agent_log, agent_prompt;      // relative to the run folder
   int audit_findings = 0;
-  bool audit_passed = true;  // the audit gate (`gate audit { fail_on ... }`) was not reached
+  bool audit_passed = true;         // the audit gate (`gate audit { fail_on ... }`) was not reached
   std::vector<ShapeRecord> shapes;  // visible and held-out per-shape results
 };
 

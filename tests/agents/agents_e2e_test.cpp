@@ -38,15 +38,17 @@ bool alive(pid_t pid) {
 }
 
 // Every file below `root` that mentions one of `numbers`.
-std::vector<std::string> files_mentioning(const fs::path& root, const std::vector<int64_t>& numbers) {
+std::vector<std::string> files_mentioning(const fs::path& root,
+                                          const std::vector<int64_t>& numbers) {
   std::vector<std::string> hits;
   std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec)) {
+  for (auto it = fs::recursive_directory_iterator(root, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     if (!it->is_regular_file()) continue;
     std::string text = slurp(it->path());
     for (int64_t n : numbers)
-      if (mentions_number(text, n)) hits.push_back(it->path().string() + " mentions " + std::to_string(n));
+      if (mentions_number(text, n))
+        hits.push_back(it->path().string() + " mentions " + std::to_string(n));
   }
   return hits;
 }
@@ -61,17 +63,19 @@ class AgentsE2E : public ::testing::Test {
     fs::path prompts = prompts_with_cheatsheets(root / "prompts");
     setenv("KTA_PROMPTS_DIR", prompts.c_str(), 1);
     write_file(kCache / "sentinel", "reference outputs live here\n");
-    plain = evaluate("plain", "off",
-                     fake_agent("improve", "improve") + fake_agent("breaker", "break") +
-                         fake_agent("hardcode", "hardcode") + fake_agent("sleeper", "timeout", "2s") +
-                         fake_agent("escape", "escape") + fake_agent("snoop", "snoop") +
-                         fake_agent("edit_readonly", "edit-readonly") + fake_agent("noop", "noop"),
-                     {"improve", "breaker", "hardcode", "sleeper", "escape", "snoop", "edit_readonly", "noop"});
+    plain = evaluate(
+        "plain", "off",
+        fake_agent("improve", "improve") + fake_agent("breaker", "break") +
+            fake_agent("hardcode", "hardcode") + fake_agent("sleeper", "timeout", "2s") +
+            fake_agent("escape", "escape") + fake_agent("snoop", "snoop") +
+            fake_agent("edit_readonly", "edit-readonly") + fake_agent("noop", "noop"),
+        {"improve", "breaker", "hardcode", "sleeper", "escape", "snoop", "edit_readonly", "noop"});
     std::string why;
     bwrap = kta::engine::bwrap_usable(&why);
     bwrap_why = why;
     if (bwrap) {
-      std::string snoop_args = ", \"" + kCache.string() + "\", \"" + (kCases / "vadd").string() + "\"";
+      std::string snoop_args =
+          ", \"" + kCache.string() + "\", \"" + (kCases / "vadd").string() + "\"";
       sandboxed = evaluate("sandboxed", "on",
                            fake_agent("improve", "improve") + fake_agent("escape", "escape") +
                                fake_agent("snoop", "snoop", "120s", snoop_args) +
@@ -82,8 +86,10 @@ class AgentsE2E : public ::testing::Test {
   static void TearDownTestSuite() {
     if (::testing::UnitTest::GetInstance()->Passed()) {
       std::error_code ec;
-      for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-        if (it->is_directory()) fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ec);
+      for (auto it = fs::recursive_directory_iterator(root, ec);
+           !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+        if (it->is_directory())
+          fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ec);
       fs::remove_all(root, ec);
     }
   }
@@ -99,14 +105,15 @@ class AgentsE2E : public ::testing::Test {
     }
   };
 
-  static Eval evaluate(const std::string& name, const std::string& sandbox, const std::string& agents,
-                       const std::vector<std::string>& uses) {
+  static Eval evaluate(const std::string& name, const std::string& sandbox,
+                       const std::string& agents, const std::vector<std::string>& uses) {
     Eval e;
     e.run = root / name / "run";
     std::string plan = "import std.agents\n\n" + agents + "\nplan " + name + " {\n  tasks \"" +
                        (kCases / "vadd").string() + "\"\n";
     for (const auto& u : uses) plan += "  agent " + u + "\n";
-    plan += "  device cpu\n  sandbox " + sandbox + "\n  network off\n  output \"" + e.run.string() + "\"\n}\n";
+    plan += "  device cpu\n  sandbox " + sandbox + "\n  network off\n  output \"" + e.run.string() +
+            "\"\n}\n";
     write_file(root / name / "plan.kta", plan);
     // One job at a time: writes next to a workspace are attributed to the agent running then.
     e.result = kta(root / name, "eval " + (root / name / "plan.kta").string() + " --quick");
@@ -160,7 +167,8 @@ TEST_F(AgentsE2E, BreakFailsCorrectness) {
   json t = plain.task("breaker");
   EXPECT_TRUE(t["compiled"]);
   EXPECT_FALSE(t["correct"]);
-  EXPECT_NE(t["failure_reason"].get<std::string>().find("correctness"), std::string::npos) << t.dump(2);
+  EXPECT_NE(t["failure_reason"].get<std::string>().find("correctness"), std::string::npos)
+      << t.dump(2);
 }
 
 TEST_F(AgentsE2E, HardcodedShapePassesVisibleFailsHeldOut) {
@@ -192,14 +200,16 @@ TEST_F(AgentsE2E, WritesOutsideTheWorkspaceAreRecorded) {
   EXPECT_TRUE(has(w, "wrote outside the workspace: escaped-run.txt")) << w.dump(2);
   for (const char* other : {"improve", "noop", "snoop"})
     for (const auto& note : plain.task(other)["agent_run"]["ignored_writes"])
-      EXPECT_EQ(note.get<std::string>().find("outside"), std::string::npos) << other << ": " << note;
+      EXPECT_EQ(note.get<std::string>().find("outside"), std::string::npos)
+          << other << ": " << note;
 }
 
 TEST_F(AgentsE2E, NothingHeldOutInAnyWorkspace) {
   expect_ran(plain);
-  EXPECT_EQ(slurp(plain.run / "work" / "vadd" / "snoop" / "0" / "snoop.txt").find("workspace: none\n") ==
-                std::string::npos,
-            false);
+  EXPECT_EQ(
+      slurp(plain.run / "work" / "vadd" / "snoop" / "0" / "snoop.txt").find("workspace: none\n") ==
+          std::string::npos,
+      false);
   // vadd's held-out grid is N in [1001, 5003].
   EXPECT_EQ(files_mentioning(plain.run / "work", {1001, 5003}), std::vector<std::string>{});
   EXPECT_EQ(files_mentioning(plain.run / "prompts", {1001, 5003}), std::vector<std::string>{});
@@ -226,7 +236,8 @@ TEST_F(AgentsE2E, NoopIsRecordedAsUnchanged) {
   EXPECT_NE(md.find("## Agent: noop"), std::string::npos) << md;
   EXPECT_NE(md.find("| vadd | 0 | exit 0 |"), std::string::npos) << md;
   EXPECT_NE(md.find("| unchanged |"), std::string::npos) << md;
-  for (const char* a : {"improve", "breaker", "hardcode", "sleeper", "escape", "snoop", "edit_readonly"})
+  for (const char* a :
+       {"improve", "breaker", "hardcode", "sleeper", "escape", "snoop", "edit_readonly"})
     EXPECT_NE(md.find(std::string("## Agent: ") + a), std::string::npos) << a;
 }
 
@@ -235,7 +246,8 @@ TEST_F(AgentsE2E, ResumeNeverRerunsAFinishedAgent) {
   fs::path log = plain.run / "logs" / "vadd.improve.0.log";
   auto before = fs::last_write_time(log);
   std::string doc_before = slurp(plain.run / "results.json");
-  KtaRun r = kta(root / "plain", "eval " + (root / "plain" / "plan.kta").string() + " --quick --resume");
+  KtaRun r =
+      kta(root / "plain", "eval " + (root / "plain" / "plan.kta").string() + " --quick --resume");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(fs::last_write_time(log), before);
   json doc = json::parse(slurp(plain.run / "results.json"));
@@ -249,7 +261,9 @@ TEST_F(AgentsE2E, SandboxHidesTheRunTheCacheAndTheTaskSources) {
   json t = sandboxed.task("snoop");
   EXPECT_EQ(t["agent_run"]["sandbox"], "bwrap");
   std::string found = slurp(sandboxed.run / "work" / "vadd" / "snoop" / "0" / "snoop.txt");
-  EXPECT_EQ(found, "results.db: unreadable\ncache: unreadable\ntask source: unreadable\nworkspace: none\n");
+  EXPECT_EQ(
+      found,
+      "results.db: unreadable\ncache: unreadable\ntask source: unreadable\nworkspace: none\n");
   EXPECT_EQ(files_mentioning(sandboxed.run / "work", {1001, 5003}), std::vector<std::string>{});
 }
 
@@ -274,17 +288,21 @@ TEST_F(AgentsE2E, SandboxedAgentSelfChecksAndTimesOut) {
 
 TEST_F(AgentsE2E, RepeatsGetIndependentWorkspaces) {
   fs::path dir = root / "repeat";
-  std::string plan = "import std.agents\n\n" + fake_agent("noop", "noop") + "\nplan repeat {\n  tasks \"" +
-                     (kCases / "vadd").string() + "\"\n  agent noop\n  agent std.agents.baseline()\n"
-                     "  repeat 2\n  heldout off\n  device cpu\n  sandbox off\n  output \"" + (dir / "run").string() + "\"\n}\n";
+  std::string plan = "import std.agents\n\n" + fake_agent("noop", "noop") +
+                     "\nplan repeat {\n  tasks \"" + (kCases / "vadd").string() +
+                     "\"\n  agent noop\n  agent std.agents.baseline()\n"
+                     "  repeat 2\n  heldout off\n  device cpu\n  sandbox off\n  output \"" +
+                     (dir / "run").string() + "\"\n}\n";
   write_file(dir / "plan.kta", plan);
   KtaRun r = kta(dir, "eval " + (dir / "plan.kta").string() + " --quick");
   ASSERT_EQ(r.status, 0) << r.err;
   json doc = json::parse(slurp(dir / "run" / "results.json"));
   ASSERT_EQ(doc["tasks"].size(), 4u);
   for (int rep : {0, 1}) {
-    EXPECT_TRUE(fs::is_regular_file(dir / "run" / "work" / "vadd" / "noop" / std::to_string(rep) / "PROMPT.md"));
-    EXPECT_TRUE(fs::is_regular_file(dir / "run" / "logs" / ("vadd.noop." + std::to_string(rep) + ".log")));
+    EXPECT_TRUE(fs::is_regular_file(dir / "run" / "work" / "vadd" / "noop" / std::to_string(rep) /
+                                    "PROMPT.md"));
+    EXPECT_TRUE(
+        fs::is_regular_file(dir / "run" / "logs" / ("vadd.noop." + std::to_string(rep) + ".log")));
   }
   // One table per agent on the same task.
   EXPECT_NE(r.out.find("agent noop"), std::string::npos) << r.out;
@@ -299,9 +317,10 @@ TEST_F(AgentsE2E, AgentIsNotRunOnATaskTheDeviceCannotRun) {
   fs::path marker = dir / "agent-ran";
   std::string agent = "agent marker() {\n  command \"sh\", \"-c\", \"touch " + marker.string() +
                       "\"\n  timeout 60s\n}\n";
-  write_file(dir / "plan.kta", "import std.agents\n\n" + agent + "\nplan unavailable {\n  tasks \"" +
-                                   task.lexically_normal().string() + "\"\n  agent marker\n  device cpu\n" +
-                                   "  sandbox off\n  output \"" + (dir / "run").string() + "\"\n}\n");
+  write_file(dir / "plan.kta",
+             "import std.agents\n\n" + agent + "\nplan unavailable {\n  tasks \"" +
+                 task.lexically_normal().string() + "\"\n  agent marker\n  device cpu\n" +
+                 "  sandbox off\n  output \"" + (dir / "run").string() + "\"\n}\n");
   KtaRun r = kta(dir, "eval " + (dir / "plan.kta").string() + " --quick");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_FALSE(fs::exists(marker)) << "the agent ran";
@@ -315,8 +334,10 @@ TEST_F(AgentsE2E, AgentIsNotRunOnATaskTheDeviceCannotRun) {
 TEST_F(AgentsE2E, AgentsCheck) {
   fs::path dir = root / "check";
   std::string agents =
-      "agent present() {\n  command \"present\", \"{prompt}\"\n  check \"sh\", \"-c\", \"echo fake-agent 1.2.3\"\n}\n"
-      "agent absent() {\n  command \"absent\", \"{prompt}\"\n  check \"kta-no-such-cli\", \"--version\"\n}\n";
+      "agent present() {\n  command \"present\", \"{prompt}\"\n  check \"sh\", \"-c\", \"echo "
+      "fake-agent 1.2.3\"\n}\n"
+      "agent absent() {\n  command \"absent\", \"{prompt}\"\n  check \"kta-no-such-cli\", "
+      "\"--version\"\n}\n";
   std::string tasks = "  tasks \"" + (kCases / "vadd").string() + "\"\n";
   write_file(dir / "all.kta", "import std.agents\n\n" + agents + "\nplan all {\n" + tasks +
                                   "  agent present\n  agent std.agents.replay(dir: \"x\")\n}\n");
@@ -324,7 +345,9 @@ TEST_F(AgentsE2E, AgentsCheck) {
                                    "  agent present\n  agent absent\n}\n");
   KtaRun all = kta(dir, "agents check " + (dir / "all.kta").string());
   EXPECT_EQ(all.status, 0) << all.out << all.err;
-  EXPECT_NE(all.out.find("present    sh -c 'echo fake-agent 1.2.3'  found     fake-agent 1.2.3"), std::string::npos) << all.out;
+  EXPECT_NE(all.out.find("present    sh -c 'echo fake-agent 1.2.3'  found     fake-agent 1.2.3"),
+            std::string::npos)
+      << all.out;
   EXPECT_NE(all.out.find("replay(x)  -"), std::string::npos) << all.out;
   EXPECT_NE(all.out.find("built in"), std::string::npos) << all.out;
   KtaRun some = kta(dir, "agents check " + (dir / "some.kta").string());

@@ -46,7 +46,8 @@ inline model::Task vadd_task() {
 }
 
 // One job of vadd for `agent` (the baseline agent when unset), on the cpu device.
-inline engine::Plan vadd_plan(const fs::path& run, std::optional<model::AgentUse> agent = std::nullopt) {
+inline engine::Plan vadd_plan(const fs::path& run,
+                              std::optional<model::AgentUse> agent = std::nullopt) {
   model::Plan p = engine::plan_for_task(vadd_task(), run);
   if (agent) p.agents = {*agent};
   engine::PlanOptions po;
@@ -66,7 +67,8 @@ inline fs::path prompts_with_cheatsheets(const fs::path& dir) {
   fs::create_directories(dir / "cheatsheets");
   fs::copy_file(real / "optimize.md", dir / "optimize.md", fs::copy_options::overwrite_existing);
   for (const char* c : {"amd-cdna3", "nvidia-hopper", "hip", "triton"})
-    write_file(dir / "cheatsheets" / (std::string(c) + ".md"), std::string("(placeholder ") + c + " notes)\n");
+    write_file(dir / "cheatsheets" / (std::string(c) + ".md"),
+               std::string("(placeholder ") + c + " notes)\n");
   return dir;
 }
 

@@ -1,9 +1,10 @@
 // Golden command lines for claude_code, codex and cursor as stdlib/std/agents.kta declares them,
 // placeholders, and the engine's own unknown-placeholder check.
+#include "engine/agents/command_line.h"
+
 #include <gtest/gtest.h>
 
 #include "engine/agents/agent.h"
-#include "engine/agents/command_line.h"
 #include "lang/load.h"
 #include "tests/agents/agents_test_support.h"
 
@@ -33,12 +34,22 @@ TEST(CommandLine, ClaudeCode) {
   auto cl = engine::build_command(agents[0], context(), &error);
   ASSERT_TRUE(cl) << error;
   EXPECT_EQ(engine::agent_label(agents[0]), "claude_code");
-  std::vector<std::string> want = {"claude", "--print", "--verbose", "--output-format", "stream-json",
-                                   "--include-partial-messages", "--permission-mode",
-                                   "bypassPermissions", "--model", "claude-opus-4-1", "--effort",
-                                   "medium", "Make vadd fast.\nKeep it correct."};
+  std::vector<std::string> want = {"claude",
+                                   "--print",
+                                   "--verbose",
+                                   "--output-format",
+                                   "stream-json",
+                                   "--include-partial-messages",
+                                   "--permission-mode",
+                                   "bypassPermissions",
+                                   "--model",
+                                   "claude-opus-4-1",
+                                   "--effort",
+                                   "medium",
+                                   "Make vadd fast.\nKeep it correct."};
   EXPECT_EQ(cl->argv, want);
-  std::map<std::string, std::string> env = {{"CLAUDE_CODE_DISABLE_AUTO_MEMORY", "1"}, {"IS_SANDBOX", "1"}};
+  std::map<std::string, std::string> env = {{"CLAUDE_CODE_DISABLE_AUTO_MEMORY", "1"},
+                                            {"IS_SANDBOX", "1"}};
   EXPECT_EQ(cl->env, env);
   EXPECT_EQ(agents[0].decl.timeout_ns, 3600'000'000'000);
   EXPECT_EQ(agents[0].decl.grace_ns, 10'000'000'000);
@@ -53,9 +64,17 @@ TEST(CommandLine, Codex) {
   std::string error;
   auto cl = engine::build_command(agents[1], context(), &error);
   ASSERT_TRUE(cl) << error;
-  std::vector<std::string> want = {"codex", "exec", "--json", "--dangerously-bypass-approvals-and-sandbox",
-                                   "--skip-git-repo-check", "--cd", "/ws", "--model", "gpt-5-codex",
-                                   "-c", "model_reasoning_effort=low",
+  std::vector<std::string> want = {"codex",
+                                   "exec",
+                                   "--json",
+                                   "--dangerously-bypass-approvals-and-sandbox",
+                                   "--skip-git-repo-check",
+                                   "--cd",
+                                   "/ws",
+                                   "--model",
+                                   "gpt-5-codex",
+                                   "-c",
+                                   "model_reasoning_effort=low",
                                    "Make vadd fast.\nKeep it correct."};
   EXPECT_EQ(cl->argv, want);
   EXPECT_TRUE(cl->env.empty());
@@ -68,9 +87,10 @@ TEST(CommandLine, Cursor) {
   std::string error;
   auto cl = engine::build_command(agents[2], context(), &error);
   ASSERT_TRUE(cl) << error;
-  std::vector<std::string> want = {"cursor-agent", "--force", "--print", "--output-format",
-                                   "stream-json", "--stream-partial-output", "--model", "sonnet-4",
-                                   "Make vadd fast.\nKeep it correct."};
+  std::vector<std::string> want = {
+      "cursor-agent",    "--force",     "--print",
+      "--output-format", "stream-json", "--stream-partial-output",
+      "--model",         "sonnet-4",    "Make vadd fast.\nKeep it correct."};
   EXPECT_EQ(cl->argv, want);
   EXPECT_EQ(engine::shell_quote({"cursor-agent", "--model", "sonnet-4", "it's"}),
             "cursor-agent --model sonnet-4 'it'\\''s'");
@@ -86,13 +106,15 @@ TEST(CommandLine, BuiltinsAreNotCommands) {
 TEST(CommandLine, PlaceholdersAndErrors) {
   model::AgentUse a;
   a.decl.name = "mine";
-  a.decl.command = {"run", "--task={task}", "--in", "{workspace}/x", "{prompt_file}", "{level}", "{model}"};
+  a.decl.command = {"run",           "--task={task}", "--in",   "{workspace}/x",
+                    "{prompt_file}", "{level}",       "{model}"};
   a.decl.env = {{"WS", "{workspace}"}};
   a.args["level"] = int64_t{3};
   std::string error;
   auto cl = engine::build_command(a, context(), &error);
   ASSERT_TRUE(cl) << error;
-  EXPECT_EQ(cl->argv, (std::vector<std::string>{"run", "--task=vadd", "--in", "/ws/x", "/ws/PROMPT.md", "3", ""}));
+  EXPECT_EQ(cl->argv, (std::vector<std::string>{"run", "--task=vadd", "--in", "/ws/x",
+                                                "/ws/PROMPT.md", "3", ""}));
   EXPECT_EQ(cl->env.at("WS"), "/ws");
   EXPECT_TRUE(engine::unknown_placeholders(a).empty());
 

@@ -1,5 +1,7 @@
 // Process groups under a deadline: exit status, a timeout that kills the whole group (a
 // background grandchild that ignores TERM included), leftovers killed after a normal exit.
+#include "engine/agents/process.h"
+
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -7,8 +9,6 @@
 #include <random>
 #include <sstream>
 #include <thread>
-
-#include "engine/agents/process.h"
 
 namespace {
 
@@ -75,7 +75,8 @@ TEST_F(Process, MissingProgramIsExit127) {
 
 TEST_F(Process, TimeoutKillsTheWholeGroup) {
   // The leader and its background grandchild ignore TERM: only the KILL after the grace ends them.
-  ProcessSpec s = spec("trap '' TERM; sleep 1000 & echo $! > grandchild.pid; while :; do sleep 1; done");
+  ProcessSpec s =
+      spec("trap '' TERM; sleep 1000 & echo $! > grandchild.pid; while :; do sleep 1; done");
   s.timeout = 1s;
   s.grace = 300ms;
   auto t0 = std::chrono::steady_clock::now();

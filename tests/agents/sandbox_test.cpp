@@ -1,9 +1,10 @@
 // The bubblewrap sandbox: the command line kta builds (golden), and, where bwrap works here, what
 // an agent inside can and cannot do. Skipped with the reason when bwrap is not usable.
+#include "engine/agents/sandbox.h"
+
 #include <algorithm>
 
 #include "engine/agents/process.h"
-#include "engine/agents/sandbox.h"
 #include "tests/agents/agents_test_support.h"
 
 namespace {
@@ -18,10 +19,30 @@ TEST(Sandbox, CommandLine) {
   s.hidden = {"/usr/share", "/tmp/kta-run", "/no/such/folder"};
   s.writable = {"/no/such/home/.claude"};
   s.network = false;
-  std::vector<std::string> want = {
-      "bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-      "--tmpfs", "/usr/share", "--bind", "/w/run/work/t/a/0", "/w/run/work/t/a/0", "--unshare-pid",
-      "--die-with-parent", "--unshare-net", "--chdir", "/w/run/work/t/a/0", "--", "claude", "-p", "hi"};
+  std::vector<std::string> want = {"bwrap",
+                                   "--ro-bind",
+                                   "/",
+                                   "/",
+                                   "--dev",
+                                   "/dev",
+                                   "--proc",
+                                   "/proc",
+                                   "--tmpfs",
+                                   "/tmp",
+                                   "--tmpfs",
+                                   "/usr/share",
+                                   "--bind",
+                                   "/w/run/work/t/a/0",
+                                   "/w/run/work/t/a/0",
+                                   "--unshare-pid",
+                                   "--die-with-parent",
+                                   "--unshare-net",
+                                   "--chdir",
+                                   "/w/run/work/t/a/0",
+                                   "--",
+                                   "claude",
+                                   "-p",
+                                   "hi"};
   EXPECT_EQ(engine::bwrap_argv(s, {"claude", "-p", "hi"}), want);
   s.network = true;
   auto with_net = engine::bwrap_argv(s, {"true"});

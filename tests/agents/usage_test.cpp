@@ -1,16 +1,18 @@
 // Token usage from golden sample streams of each CLI (tests/agents/streams/).
+#include "engine/agents/usage.h"
+
 #include <gtest/gtest.h>
 
 #include <sstream>
-
-#include "engine/agents/usage.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using kta::engine::parse_usage_file;
 
-fs::path stream(const std::string& name) { return fs::path(KTA_AGENTS_TEST_DIR) / "streams" / name; }
+fs::path stream(const std::string& name) {
+  return fs::path(KTA_AGENTS_TEST_DIR) / "streams" / name;
+}
 
 TEST(Usage, ClaudeStreamJson) {
   auto u = parse_usage_file(stream("claude.jsonl"));

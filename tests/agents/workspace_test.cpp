@@ -1,12 +1,13 @@
 // Workspaces: what a fresh one holds (and does not), the visible-only task view, the ./check
 // script, snapshots and what they tell; the prompt built from the task.
+#include "engine/agents/workspace.h"
+
 #include <sys/stat.h>
 
 #include <algorithm>
 
 #include "engine/agents/agent_run.h"
 #include "engine/agents/prompt.h"
-#include "engine/agents/workspace.h"
 #include "tests/agents/agents_test_support.h"
 
 namespace {
@@ -38,7 +39,8 @@ bool writable_by_mode(const fs::path& p) {
 }
 
 TEST_F(Workspace, HoldsTheEditableFilesAndAReadOnlyVisibleView) {
-  auto err = engine::make_workspace(plan.jobs[0], ws, engine::WorkspaceSpec{"/opt/kta/bin/kta", "cpu"});
+  auto err =
+      engine::make_workspace(plan.jobs[0], ws, engine::WorkspaceSpec{"/opt/kta/bin/kta", "cpu"});
   ASSERT_FALSE(err) << *err;
   EXPECT_TRUE(writable_by_mode(ws / "vadd.hip"));
   for (const char* f : {"task/task.kta", "task/vadd.hip", "task/vadd_ref.hip"}) {
@@ -47,7 +49,8 @@ TEST_F(Workspace, HoldsTheEditableFilesAndAReadOnlyVisibleView) {
   }
   EXPECT_FALSE(writable_by_mode(ws / "task"));
   std::set<std::string> names;
-  for (const auto& e : fs::recursive_directory_iterator(ws)) names.insert(e.path().lexically_relative(ws).string());
+  for (const auto& e : fs::recursive_directory_iterator(ws))
+    names.insert(e.path().lexically_relative(ws).string());
   EXPECT_EQ(names, (std::set<std::string>{"check", "task", "task/task.kta", "task/vadd.hip",
                                           "task/vadd_ref.hip", "vadd.hip"}));
   std::string view = slurp(ws / "task" / "task.kta");
@@ -65,8 +68,12 @@ TEST_F(Workspace, HoldsTheEditableFilesAndAReadOnlyVisibleView) {
   EXPECT_TRUE(loaded->tasks[0].heldout.empty());
   EXPECT_FALSE(loaded->tasks[0].heldout_generator);
   std::string check = slurp(ws / "check");
-  EXPECT_NE(check.find("'/opt/kta/bin/kta' eval \"$here/task/task.kta\" --device cpu"), std::string::npos) << check;
-  EXPECT_NE(check.find("cp \"$here/vadd.hip\" \"$here/.check/solutions/vadd/vadd.hip\""), std::string::npos) << check;
+  EXPECT_NE(check.find("'/opt/kta/bin/kta' eval \"$here/task/task.kta\" --device cpu"),
+            std::string::npos)
+      << check;
+  EXPECT_NE(check.find("cp \"$here/vadd.hip\" \"$here/.check/solutions/vadd/vadd.hip\""),
+            std::string::npos)
+      << check;
 }
 
 TEST_F(Workspace, AFreshWorkspaceReplacesAnOldOne) {
@@ -107,7 +114,9 @@ TEST_F(Workspace, PromptListsVisibleShapesOnly) {
   EXPECT_NE(prompt->find("- N=1024\n- N=4096\n"), std::string::npos) << *prompt;
   EXPECT_NE(prompt->find("also tested on unseen shapes"), std::string::npos);
   EXPECT_NE(prompt->find("`vadd.hip` defines `__global__ void vadd(const float* x, const float* y, "
-                         "float* z, int64_t N)`"), std::string::npos) << *prompt;
+                         "float* z, int64_t N)`"),
+            std::string::npos)
+      << *prompt;
   EXPECT_NE(prompt->find("z = x + y over a contiguous f32 vector"), std::string::npos);
   EXPECT_NE(prompt->find("speedup over the baseline of at least 1x"), std::string::npos);
   EXPECT_NE(prompt->find("`z`: atol"), std::string::npos);
@@ -123,7 +132,8 @@ TEST_F(Workspace, PromptNamesAMissingCheatsheet) {
   fs::copy_file(engine::prompts_dir() / "optimize.md", dir / "bare" / "optimize.md");
   std::string error;
   EXPECT_FALSE(engine::build_prompt(plan.jobs[0], "cpu", dir / "bare", &error));
-  EXPECT_EQ(error, "missing cheatsheet " + (dir / "bare" / "cheatsheets" / "amd-cdna3.md").string());
+  EXPECT_EQ(error,
+            "missing cheatsheet " + (dir / "bare" / "cheatsheets" / "amd-cdna3.md").string());
   EXPECT_FALSE(engine::build_prompt(plan.jobs[0], "cpu", dir / "none", &error));
   EXPECT_EQ(error, "missing prompt template " + (dir / "none" / "optimize.md").string());
 }

@@ -58,16 +58,20 @@ TEST(Audit, BrokenFileKeepsFindingsAndReportsParseErrors) {
       "__global__ void broken(float* x) { x[0] = undefined_name; }\n"
       "void also_broken( {\n");
   ASSERT_FALSE(a.parse_errors.empty());
-  EXPECT_NE(a.parse_errors[0].find("error: use of undeclared identifier 'undefined_name'"), std::string::npos)
+  EXPECT_NE(a.parse_errors[0].find("error: use of undeclared identifier 'undefined_name'"),
+            std::string::npos)
       << a.parse_errors[0];
   EXPECT_GE(count_check(a, "kta-shape-literal"), 1) << testing_util::describe(a);
   EXPECT_GE(count_check(a, "kta-ignored-size-param"), 1) << testing_util::describe(a);
 }
 
 TEST(Audit, MissingIncludeStillAudits) {
-  FileAudit a = audit_code("#include \"does_not_exist.h\"\n__global__ void k(float* y, int n) { y[threadIdx.x] = 0; }\n");
+  FileAudit a = audit_code(
+      "#include \"does_not_exist.h\"\n__global__ void k(float* y, int n) { y[threadIdx.x] = 0; "
+      "}\n");
   ASSERT_FALSE(a.parse_errors.empty());
-  EXPECT_NE(a.parse_errors[0].find("fatal error: 'does_not_exist.h' file not found"), std::string::npos);
+  EXPECT_NE(a.parse_errors[0].find("fatal error: 'does_not_exist.h' file not found"),
+            std::string::npos);
 }
 
 TEST(Audit, MissingFileIsAFailureNotACrash) {
@@ -79,9 +83,13 @@ TEST(Audit, MissingFileIsAFailureNotACrash) {
 }
 
 TEST(Audit, CrashInOneFileLosesNoOtherResults) {
-  auto good1 = write_temp("__global__ void k(float* y, int n) { y[threadIdx.x] = 0; }\n", "good1.hip");
-  auto bad = write_temp("__global__ void k(float* y, int n) { y[threadIdx.x] = 0; }\n", "crash_me.hip");
-  auto good2 = write_temp("__global__ void k(float* y, int n) { if (threadIdx.x < n) y[threadIdx.x] = 0; }\n", "good2.hip");
+  auto good1 =
+      write_temp("__global__ void k(float* y, int n) { y[threadIdx.x] = 0; }\n", "good1.hip");
+  auto bad =
+      write_temp("__global__ void k(float* y, int n) { y[threadIdx.x] = 0; }\n", "crash_me.hip");
+  auto good2 = write_temp(
+      "__global__ void k(float* y, int n) { if (threadIdx.x < n) y[threadIdx.x] = 0; }\n",
+      "good2.hip");
   ::setenv("KTA_AUDIT_TEST_CRASH", "crash_me.hip", 1);
   AuditOptions options;
   options.all = true;
@@ -92,7 +100,8 @@ TEST(Audit, CrashInOneFileLosesNoOtherResults) {
   EXPECT_EQ(audits[0].file, good1);
   EXPECT_EQ(count_check(audits[0], "kta-unguarded-index"), 1);
   EXPECT_EQ(audits[1].file, bad);
-  EXPECT_NE(audits[1].failure.find("the analyzer crashed on this file (signal 11"), std::string::npos)
+  EXPECT_NE(audits[1].failure.find("the analyzer crashed on this file (signal 11"),
+            std::string::npos)
       << audits[1].failure;
   EXPECT_TRUE(audits[2].failure.empty());
   EXPECT_TRUE(audits[2].findings.empty()) << format_text({audits[2]});
@@ -100,7 +109,8 @@ TEST(Audit, CrashInOneFileLosesNoOtherResults) {
 }
 
 TEST(Audit, IsolatedAndInProcessAgree) {
-  auto f = write_temp("__global__ void k(float* y, int n) { for (int i = 0; i < 4096; ++i) y[i] = 0; }\n");
+  auto f = write_temp(
+      "__global__ void k(float* y, int n) { for (int i = 0; i < 4096; ++i) y[i] = 0; }\n");
   AuditOptions options;
   options.shapes = testing_util::default_shapes();
   options.all = true;
@@ -119,7 +129,8 @@ TEST(Audit, BaselineFindingsAreNotReported) {
   auto base = write_temp(kBaseline, "baseline.hip");
   // The same overfit line moved down, plus a new one.
   auto cand = write_temp(std::string("// candidate\n") + kBaseline +
-                             "__global__ void k2(float* y, int n) {\n  for (int i = 0; i < 1048576; ++i) y[i] = n;\n}\n",
+                             "__global__ void k2(float* y, int n) {\n  for (int i = 0; i < "
+                             "1048576; ++i) y[i] = n;\n}\n",
                          "candidate.hip");
   AuditOptions options;
   options.shapes = testing_util::default_shapes();

@@ -16,8 +16,8 @@ namespace kta::analyzers::testing_util {
 
 inline std::filesystem::path temp_dir() {
   static const std::filesystem::path dir = [] {
-    auto d = std::filesystem::path(::testing::TempDir()) /
-             ("kta_audit_" + std::to_string(::getpid()));
+    auto d =
+        std::filesystem::path(::testing::TempDir()) / ("kta_audit_" + std::to_string(::getpid()));
     std::filesystem::create_directories(d);
     return d;
   }();
@@ -36,8 +36,9 @@ inline std::map<std::string, std::vector<int64_t>> default_shapes() {
 }
 
 // Audits `code` in-process with every finding reported (no baseline).
-inline FileAudit audit_code(const std::string& code,
-                            const std::map<std::string, std::vector<int64_t>>& shapes = default_shapes()) {
+inline FileAudit audit_code(
+    const std::string& code,
+    const std::map<std::string, std::vector<int64_t>>& shapes = default_shapes()) {
   AuditOptions options;
   options.shapes = shapes;
   options.all = true;

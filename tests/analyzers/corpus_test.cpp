@@ -4,9 +4,8 @@
 
 #include <cstdio>
 #include <fstream>
-#include <set>
-
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "analyzers/audit.h"
 
@@ -44,7 +43,8 @@ TEST(Corpus, PrecisionAndRecall) {
   size_t tp = 0, fp = 0, fn = 0;
   for (size_t i = 0; i < files.size(); ++i) {
     EXPECT_TRUE(audits[i].parse_errors.empty() && audits[i].failure.empty())
-        << files[i] << " must parse:\n" << format_text({audits[i]});
+        << files[i] << " must parse:\n"
+        << format_text({audits[i]});
     std::set<std::string> found;
     for (const Finding& f : audits[i].findings) found.insert(f.check);
     for (const std::string& c : found) {

@@ -14,10 +14,12 @@ std::vector<FileAudit> sample() {
   FileAudit a;
   a.file = "kernels/k.hip";
   a.findings.push_back({"kta-shape-literal", "error", "kernels/k.hip", 3, 23,
-                        "literal 4096 in a comparison equals the visible shape value N; unseen shapes will not match it "
+                        "literal 4096 in a comparison equals the visible shape value N; unseen "
+                        "shapes will not match it "
                         "(derive it from a size parameter)",
                         "\tfor (int i = 0; i < 4096; ++i) y[i] = n;"});
-  a.findings.push_back({"kta-hardcoded-warp-size", "warning", "kernels/k.hip", 7, 5, "shuffle width 32 is a hard-coded warp size (use warpSize)", ""});
+  a.findings.push_back({"kta-hardcoded-warp-size", "warning", "kernels/k.hip", 7, 5,
+                        "shuffle width 32 is a hard-coded warp size (use warpSize)", ""});
   a.parse_errors.push_back("kernels/k.hip:9:1: error: expected '}'");
   FileAudit b;
   b.file = "kernels/with space.hip";
@@ -28,12 +30,15 @@ std::vector<FileAudit> sample() {
 TEST(Report, TextIsClangStyleWithCaret) {
   EXPECT_EQ(format_text(sample()),
             "kernels/k.hip:9:1: error: expected '}'\n"
-            "kernels/k.hip:3:23: error: literal 4096 in a comparison equals the visible shape value N; unseen shapes will "
+            "kernels/k.hip:3:23: error: literal 4096 in a comparison equals the visible shape "
+            "value N; unseen shapes will "
             "not match it (derive it from a size parameter) [kta-shape-literal]\n"
             "\tfor (int i = 0; i < 4096; ++i) y[i] = n;\n"
             "\t                     ^\n"
-            "kernels/k.hip:7:5: warning: shuffle width 32 is a hard-coded warp size (use warpSize) [kta-hardcoded-warp-size]\n"
-            "kernels/with space.hip: error: the analyzer crashed on this file (signal 11: Segmentation fault)\n"
+            "kernels/k.hip:7:5: warning: shuffle width 32 is a hard-coded warp size (use warpSize) "
+            "[kta-hardcoded-warp-size]\n"
+            "kernels/with space.hip: error: the analyzer crashed on this file (signal 11: "
+            "Segmentation fault)\n"
             "2 files audited: 3 errors, 1 warning\n");
 }
 
@@ -47,7 +52,8 @@ TEST(Report, JsonRoundTripsEveryField) {
   EXPECT_EQ(f["line"], 3);
   EXPECT_EQ(f["column"], 23);
   EXPECT_EQ(j["files"][0]["parse_errors"][0], "kernels/k.hip:9:1: error: expected '}'");
-  EXPECT_EQ(j["files"][1]["failure"], "the analyzer crashed on this file (signal 11: Segmentation fault)");
+  EXPECT_EQ(j["files"][1]["failure"],
+            "the analyzer crashed on this file (signal 11: Segmentation fault)");
   EXPECT_EQ(j["summary"]["errors"], 3);
   EXPECT_EQ(j["summary"]["warnings"], 1);
 }

@@ -56,7 +56,8 @@ TEST(ParseShapeSpec, RejectsBadInput) {
   EXPECT_EQ(parse_shape_spec("1N=4", out), "bad --shape name '1N'; expected an identifier");
   EXPECT_EQ(parse_shape_spec("N=", out), "--shape N has no value");
   EXPECT_EQ(parse_shape_spec("N=-4", out), "--shape N has a negative value -4");
-  EXPECT_EQ(parse_shape_spec("N=1<<99", out), "bad --shape value '1<<99' for N; expected an integer");
+  EXPECT_EQ(parse_shape_spec("N=1<<99", out),
+            "bad --shape value '1<<99' for N; expected an integer");
   EXPECT_EQ(parse_shape_spec("", out), "empty --shape value; expected NAME=VALUE[,NAME=VALUE...]");
 }
 

@@ -1,10 +1,10 @@
 #include "engine/check/compare.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
-
-#include <gtest/gtest.h>
 
 namespace kta::engine {
 namespace {
@@ -140,8 +140,8 @@ TEST(Compare, SlicedScanOfALargeTensorMatchesTheSerialFigures) {
   for (size_t i = 0; i < n; ++i) set_element(want, i, double(i % 97) - 48.0);
   HostTensor got = want;
   // Bad elements in several slices, the earliest late in the first half.
-  std::vector<size_t> bad = {n / 2 - 3, n / 2 + 5, n - 1, (n / 4) * 3 + 11, n / 2 + 100,
-                             n / 2 + 200, n / 2 + 300, n / 2 + 400, n / 2 + 500, n / 2 + 600};
+  std::vector<size_t> bad = {n / 2 - 3,   n / 2 + 5,   n - 1,       (n / 4) * 3 + 11, n / 2 + 100,
+                             n / 2 + 200, n / 2 + 300, n / 2 + 400, n / 2 + 500,      n / 2 + 600};
   for (size_t b : bad) set_element(got, b, element_as_double(want, b) + 10.0);
   set_element(got, n / 3, kNaN);
   CompareResult r = compare(got, want, tol(1e-6, 0, 0.5));

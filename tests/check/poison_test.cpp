@@ -1,9 +1,9 @@
 #include "engine/check/poison.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <set>
-
-#include <gtest/gtest.h>
 
 #include "engine/check/compare.h"
 

@@ -5,20 +5,19 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include "tests/support/kta_cli.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-using nlohmann::json;
 using kta::test::KtaRun;
 using kta::test::run_kta;
 using kta::test::slurp;
+using nlohmann::json;
 
 const fs::path kCases = KTA_TEST_CASES_DIR;
 
@@ -31,8 +30,8 @@ class CompareE2E : public ::testing::Test {
     setenv("KTA_CACHE_DIR", KTA_TEST_CACHE_DIR, 1);
     std::string plan = (kCases / "two_tasks.kta").string();
     eval_a = kta("eval " + plan + " --device cpu --quick --output " + (dir / "a").string());
-    eval_b = kta("eval " + plan + " --device cpu --quick --replay " + (kCases / "solutions" / "wrong").string() +
-                 " --output " + (dir / "b").string());
+    eval_b = kta("eval " + plan + " --device cpu --quick --replay " +
+                 (kCases / "solutions" / "wrong").string() + " --output " + (dir / "b").string());
   }
   static void TearDownTestSuite() {
     std::error_code ec;
@@ -64,8 +63,10 @@ std::string row(const std::string& text, const std::string& task) {
 TEST_F(CompareE2E, TextTablePairsTasksAndShowsTheBrokenOne) {
   KtaRun r = kta("compare " + (dir / "a").string() + " " + (dir / "b").string());
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("paired by task (each run has one agent): 2 paired, 0 only in A, 0 only in B"),
-            std::string::npos) << r.out;
+  EXPECT_NE(
+      r.out.find("paired by task (each run has one agent): 2 paired, 0 only in A, 0 only in B"),
+      std::string::npos)
+      << r.out;
   std::string vadd = row(r.out, "vadd"), saxpy = row(r.out, "saxpy");
   EXPECT_NE(vadd.find("correct  incorrect  broken"), std::string::npos) << r.out;
   EXPECT_NE(saxpy.find("correct  correct"), std::string::npos) << r.out;
@@ -116,8 +117,10 @@ TEST_F(CompareE2E, UnfinishedRunIsAnInputError) {
   fs::copy_file(dir / "a" / "results.db", dir / "unfinished" / "results.db");
   KtaRun r = kta("compare " + (dir / "a").string() + " " + (dir / "unfinished").string());
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("kta compare: '" + (dir / "unfinished").string() + "' has results.db but no results.json"),
-            std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("kta compare: '" + (dir / "unfinished").string() +
+                       "' has results.db but no results.json"),
+            std::string::npos)
+      << r.err;
 }
 
 }  // namespace

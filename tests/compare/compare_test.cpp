@@ -5,10 +5,9 @@
 
 #include <cmath>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
-
-#include <nlohmann/json.hpp>
 
 #include "engine/compare/compare_report.h"
 
@@ -35,15 +34,16 @@ struct Entry {
 std::string results_json(const std::vector<Entry>& entries, const std::string& device = "cpu") {
   Json tasks = Json::array();
   for (const Entry& e : entries) {
-    Json t{{"task", e.task},
-           {"kind", "hip2hip"},
-           {"agent", e.agent},
-           {"repeat", e.repeat},
-           {"compiled", e.compiled},
-           {"correct", e.correct},
-           {"speedup", e.correct ? Json(e.speedup) : Json(nullptr)},
-           {"failure_reason", e.correct ? "" : (e.reason.empty() ? "correctness: wrong" : e.reason)},
-           {"heldout", nullptr}};
+    Json t{
+        {"task", e.task},
+        {"kind", "hip2hip"},
+        {"agent", e.agent},
+        {"repeat", e.repeat},
+        {"compiled", e.compiled},
+        {"correct", e.correct},
+        {"speedup", e.correct ? Json(e.speedup) : Json(nullptr)},
+        {"failure_reason", e.correct ? "" : (e.reason.empty() ? "correctness: wrong" : e.reason)},
+        {"heldout", nullptr}};
     if (!e.hash.empty()) t["task_hash"] = e.hash == "h-" ? "h-" + e.task : e.hash;
     if (!e.skipped.empty()) {
       t["skipped"] = e.skipped;
@@ -73,8 +73,7 @@ Comparison compare(const std::vector<Entry>& a, const std::vector<Entry>& b,
 }
 
 TEST(ComparePairing, SingleAgentsWithDifferentNamesPairByTask) {
-  Comparison c = compare({{"t1"}, {"t2"}, {"t3"}},
-                         {{"t1", "y"}, {"t2", "y"}, {"t3", "y", false}});
+  Comparison c = compare({{"t1"}, {"t2"}, {"t3"}}, {{"t1", "y"}, {"t2", "y"}, {"t3", "y", false}});
   EXPECT_FALSE(c.pairing.by_agent);
   ASSERT_EQ(c.pairing.paired.size(), 3u);
   EXPECT_EQ(c.pairing.paired[2].task, "t3");
@@ -104,9 +103,10 @@ TEST(ComparePairing, NoSharedTaskIsAnInputError) {
     compare({{"t1"}}, {{"t2"}});
     FAIL() << "expected RunInputError";
   } catch (const RunInputError& e) {
-    EXPECT_STREQ(e.what(),
-                 "the runs share no evaluated task and agent (1 only in A, 1 only in B, 0 skipped): "
-                 "nothing to compare");
+    EXPECT_STREQ(
+        e.what(),
+        "the runs share no evaluated task and agent (1 only in A, 1 only in B, 0 skipped): "
+        "nothing to compare");
   }
 }
 
@@ -117,7 +117,9 @@ TEST(ComparePairing, ChangedTaskHashIsFlagged) {
   EXPECT_TRUE(c.pairing.hashes_known);
   std::string text = format_comparison_text(c);
   EXPECT_NE(text.find("t1 *"), std::string::npos) << text;
-  EXPECT_NE(text.find("note: * 1 task changed between the runs (content hash differs)"), std::string::npos) << text;
+  EXPECT_NE(text.find("note: * 1 task changed between the runs (content hash differs)"),
+            std::string::npos)
+      << text;
   Json j = Json::parse(comparison_json_text(c));
   EXPECT_TRUE(j["tasks"][0]["changed"].get<bool>());
 }
@@ -151,11 +153,15 @@ TEST(ComparePairing, RepeatsAreSummarizedPerTask) {
 }
 
 TEST(ComparePairing, SkippedTasksAreListedAndEnterNoFigure) {
-  Comparison c = compare({{"t1"}, {"t2"}, {.task = "t3", .skipped = "triton not available"},
+  Comparison c = compare({{"t1"},
+                          {"t2"},
+                          {.task = "t3", .skipped = "triton not available"},
                           {.task = "t4", .correct = false, .repeat = 0},
                           {.task = "t4", .repeat = 1, .skipped = "triton not available"}},
-                         {{"t1"}, {.task = "t2", .skipped = "triton not available: no GPU"},
-                          {.task = "t3", .skipped = "triton not available"}, {"t4"}});
+                         {{"t1"},
+                          {.task = "t2", .skipped = "triton not available: no GPU"},
+                          {.task = "t3", .skipped = "triton not available"},
+                          {"t4"}});
   ASSERT_EQ(c.pairing.paired.size(), 2u);
   EXPECT_EQ(c.pairing.paired[1].task, "t4");
   EXPECT_EQ(c.pairing.paired[1].a.repeats, 1);  // the skipped repeat is left out
@@ -167,8 +173,10 @@ TEST(ComparePairing, SkippedTasksAreListedAndEnterNoFigure) {
   EXPECT_EQ(c.correctness.n, 2);
   EXPECT_DOUBLE_EQ(*c.correctness.a, 0.5);
   std::string text = format_comparison_text(c);
-  EXPECT_NE(text.find("not compared (skipped):\n  t2  skipped in B: triton not available: no GPU\n"),
-            std::string::npos) << text;
+  EXPECT_NE(
+      text.find("not compared (skipped):\n  t2  skipped in B: triton not available: no GPU\n"),
+      std::string::npos)
+      << text;
   EXPECT_NE(text.find("2 paired, 0 only in A, 0 only in B, 2 skipped"), std::string::npos) << text;
 }
 
@@ -278,7 +286,9 @@ TEST(CompareFigures, HeldOutRetentionAndAkaScore) {
 }
 
 TEST(CompareFigures, SameRunComparesEqual) {
-  std::vector<Entry> a = {{.task = "t1", .speedup = 1.3}, {.task = "t2", .speedup = 0.7}, {.task = "t3", .correct = false}};
+  std::vector<Entry> a = {{.task = "t1", .speedup = 1.3},
+                          {.task = "t2", .speedup = 0.7},
+                          {.task = "t3", .correct = false}};
   Comparison c = compare(a, a);
   EXPECT_EQ(c.correctness.diff.estimate, 0);
   EXPECT_DOUBLE_EQ(c.speedup.diff.estimate, 1);
@@ -299,8 +309,10 @@ TEST(CompareReport, OutputIsDeterministicAndStatesTheBootstrap) {
   EXPECT_EQ(j["overall"]["correctness_mcnemar"]["a_only"], 1);
   EXPECT_EQ(j["overall"]["speedup_sign_test"]["b_faster"], 9);
   std::string text = format_comparison_text(ten_tasks());
-  EXPECT_NE(text.find("(paired bootstrap: 10000 resamples of the tasks, seed 0x6b746163; 95% intervals)"),
-            std::string::npos) << text;
+  EXPECT_NE(
+      text.find("(paired bootstrap: 10000 resamples of the tasks, seed 0x6b746163; 95% intervals)"),
+      std::string::npos)
+      << text;
   EXPECT_NE(text.find("t9  B: correctness: wrong"), std::string::npos) << text;
   EXPECT_NE(text.find("B faster 9, A faster 0, ties 0; p = 0.003906"), std::string::npos) << text;
   std::string md = format_comparison_md(ten_tasks());
@@ -346,16 +358,19 @@ TEST_F(RunLoading, FolderOrFileBothWork) {
 }
 
 TEST_F(RunLoading, InputErrorsNameThePath) {
-  EXPECT_EQ(error_of(dir / "nope"), "no run folder or results file '" + (dir / "nope").string() + "'");
+  EXPECT_EQ(error_of(dir / "nope"),
+            "no run folder or results file '" + (dir / "nope").string() + "'");
   fs::create_directories(dir / "empty");
   EXPECT_EQ(error_of(dir / "empty"),
             "'" + (dir / "empty").string() + "' is not a kta run folder (no results.json)");
   write(dir / "unfinished" / "results.db", "");
-  EXPECT_NE(error_of(dir / "unfinished").find("has results.db but no results.json"), std::string::npos);
+  EXPECT_NE(error_of(dir / "unfinished").find("has results.db but no results.json"),
+            std::string::npos);
   write(dir / "bad.json", "{ not json");
   EXPECT_EQ(error_of(dir / "bad.json"), "'" + (dir / "bad.json").string() + "' is not valid JSON");
   write(dir / "other.json", "{\"name\": 1}");
-  EXPECT_NE(error_of(dir / "other.json").find("is not a kta results.json (no \"tasks\" list)"), std::string::npos);
+  EXPECT_NE(error_of(dir / "other.json").find("is not a kta results.json (no \"tasks\" list)"),
+            std::string::npos);
   write(dir / "malformed.json", "{\"tasks\": [{\"task\": 3, \"correct\": true}]}");
   EXPECT_NE(error_of(dir / "malformed.json").find("task entry 0 is malformed"), std::string::npos);
 }

@@ -1,11 +1,12 @@
 // DevicePool: trusted devices are reused across jobs unless something went wrong on them;
 // candidate devices are never reused and are started one job ahead.
+#include "engine/execute/device_pool.h"
+
 #include <atomic>
 #include <chrono>
-#include <thread>
 #include <stdexcept>
+#include <thread>
 
-#include "engine/execute/device_pool.h"
 #include "engine/execute/job_runner.h"
 #include "tests/engine/engine_fixture.h"
 
@@ -17,7 +18,8 @@ using engine::DevicePool;
 // A fake device whose launches report a lost GPU context, or throw.
 class BrokenDevice : public FakeDevice {
  public:
-  BrokenDevice(std::shared_ptr<FakeRegistry> r, bool throws) : FakeDevice(std::move(r)), throws_(throws) {}
+  BrokenDevice(std::shared_ptr<FakeRegistry> r, bool throws)
+      : FakeDevice(std::move(r)), throws_(throws) {}
   engine::LaunchResult launch(uint64_t, const std::vector<engine::KernelArg>&,
                               const engine::LaunchConfig&) override {
     if (throws_) throw std::runtime_error("transport broke");

@@ -2,21 +2,20 @@
 // cases/. Each gate's pass and fail, a SIGKILL mid-run then --resume, input determinism, and a
 // golden results.json with timings masked. Regenerate the golden file with
 //   KTA_UPDATE_GOLDEN=1 ctest -R engine_e2e.GoldenResultsJson
-#include <cctype>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <set>
 #include <sstream>
 #include <thread>
-
-#include <nlohmann/json.hpp>
 
 #include "engine/results/store.h"
 #include "tests/support/kta_cli.h"
@@ -24,10 +23,10 @@
 namespace {
 
 namespace fs = std::filesystem;
-using nlohmann::json;
 using kta::test::KtaRun;
 using kta::test::run_kta;
 using kta::test::slurp;
+using nlohmann::json;
 
 const fs::path kCases = KTA_TEST_CASES_DIR;
 
@@ -50,8 +49,9 @@ class E2E : public ::testing::Test {
   // Evaluates vadd with the candidate of one case; returns the task's entry of results.json.
   json eval_case(const std::string& name, const std::string& extra = "") {
     fs::path out = dir / name;
-    KtaRun r = kta("eval " + (kCases / "vadd" / "vadd.kta").string() + " --device cpu --quick --replay " +
-                (kCases / "solutions" / name).string() + " --output " + out.string() + " " + extra);
+    KtaRun r =
+        kta("eval " + (kCases / "vadd" / "vadd.kta").string() + " --device cpu --quick --replay " +
+            (kCases / "solutions" / name).string() + " --output " + out.string() + " " + extra);
     EXPECT_EQ(r.status, 0) << r.err;
     json doc = json::parse(slurp(out / "results.json"), nullptr, false);
     EXPECT_FALSE(doc.is_discarded()) << r.err;
@@ -161,14 +161,15 @@ TEST_F(E2E, ExplainPrintsThePlanWithoutHeldOutValues) {
 TEST_F(E2E, UnknownOnlyTaskIsAUsageError) {
   KtaRun r = kta("eval " + (kCases / "vadd" / "vadd.kta").string() + " --device cpu --only nope");
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("--only names unknown task 'nope' (the plan has: vadd)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--only names unknown task 'nope' (the plan has: vadd)"), std::string::npos)
+      << r.err;
 }
 
 json masked(json j) {
   static const std::vector<std::string> timing_keys = {
-      "speedup", "speedup_ci", "baseline", "candidate", "bytes_per_second", "flops_per_second",
-      "aka_score", "geomean_speedup", "speedup_transfer", "fast_p", "started", "kta_version",
-      "agent_seconds", "plan_hash", "task_hash"};
+      "speedup",          "speedup_ci",  "baseline",        "candidate",        "bytes_per_second",
+      "flops_per_second", "aka_score",   "geomean_speedup", "speedup_transfer", "fast_p",
+      "started",          "kta_version", "agent_seconds",   "plan_hash",        "task_hash"};
   if (j.is_object()) {
     for (auto& [k, v] : j.items()) {
       if (std::find(timing_keys.begin(), timing_keys.end(), k) != timing_keys.end()) {
@@ -186,7 +187,7 @@ json masked(json j) {
 TEST_F(E2E, GoldenResultsJsonWithTimingsMasked) {
   fs::path out = dir / "golden";
   KtaRun r = kta("eval " + (kCases / "golden" / "saxpy.kta").string() +
-              " --device cpu --quick --json --output " + out.string());
+                 " --device cpu --quick --json --output " + out.string());
   ASSERT_EQ(r.status, 0) << r.err;
   json printed = json::parse(r.out, nullptr, false);
   ASSERT_FALSE(printed.is_discarded()) << r.out;
@@ -205,8 +206,9 @@ TEST_F(E2E, InputsAreDeterministicAcrossRuns) {
     fs::path cache = dir / ("cache" + std::to_string(doc == &a));
     setenv("KTA_CACHE_DIR", cache.c_str(), 1);
     fs::path out = dir / ("run" + std::to_string(doc == &a));
-    KtaRun r = kta("eval " + (kCases / "vadd" / "vadd.kta").string() + " --device cpu --quick --replay " +
-                (kCases / "solutions" / "wrong").string() + " --output " + out.string());
+    KtaRun r =
+        kta("eval " + (kCases / "vadd" / "vadd.kta").string() + " --device cpu --quick --replay " +
+            (kCases / "solutions" / "wrong").string() + " --output " + out.string());
     ASSERT_EQ(r.status, 0) << r.err;
     *doc = json::parse(slurp(out / "results.json"));
   }
@@ -244,9 +246,8 @@ TEST_F(E2E, ParallelJobsOnThePlanOfTwoTasks) {
 
 TEST_F(E2E, SigkillMidRunThenResumeLosesAndRepeatsNothing) {
   fs::path out = dir / "killed";
-  std::string args = "eval " + (kCases / "vadd" / "vadd.kta").string() +
-                     " --device cpu --replay " + (kCases / "solutions" / "slow").string() +
-                     " --output " + out.string();
+  std::string args = "eval " + (kCases / "vadd" / "vadd.kta").string() + " --device cpu --replay " +
+                     (kCases / "solutions" / "slow").string() + " --output " + out.string();
   pid_t pid = fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
@@ -280,7 +281,8 @@ TEST_F(E2E, SigkillMidRunThenResumeLosesAndRepeatsNothing) {
   KtaRun r = kta(args + " --resume");
   ASSERT_EQ(r.status, 0) << r.err;
   size_t resumed = 0;
-  for (size_t at = r.err.find("(resumed)"); at != std::string::npos; at = r.err.find("(resumed)", at + 1)) {
+  for (size_t at = r.err.find("(resumed)"); at != std::string::npos;
+       at = r.err.find("(resumed)", at + 1)) {
     ++resumed;
   }
   EXPECT_EQ(resumed, before.size()) << r.err;

@@ -27,8 +27,8 @@ inline std::string add_kernel(const FakeLaunch& l) {
 class EngineFixture : public ::testing::Test {
  protected:
   void SetUp() override {
-    root = fs::temp_directory_path() /
-           ("kta-engine-test-" + std::to_string(std::random_device{}()));
+    root =
+        fs::temp_directory_path() / ("kta-engine-test-" + std::to_string(std::random_device{}()));
     fs::create_directories(root / "task");
     write(root / "task" / "ref.fake", "fake: ref\n");
     write(root / "task" / "add.fake", "fake: add\n");

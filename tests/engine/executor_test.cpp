@@ -40,13 +40,16 @@ class ExecutorTest : public EngineFixture {
                             return std::string();
                           },
                           1e-3};
-    k["crash"] = {[](const FakeLaunch&) { return std::string("worker killed by signal 11 (SIGSEGV)"); }, 1e-3};
+    k["crash"] = {
+        [](const FakeLaunch&) { return std::string("worker killed by signal 11 (SIGSEGV)"); },
+        1e-3};
     k["hang"] = {[](const FakeLaunch&) { return std::string("timeout after 10 s"); }, 1e-3};
     // Right only at the visible sizes: the tail beyond a multiple of 64 is never written.
     k["hardcoded"] = {[](const FakeLaunch& l) {
                         int64_t n = l.scalar(3);
                         int64_t m = (n == 64 || n == 100) ? n : n / 64 * 64;
-                        for (int64_t i = 0; i < m; ++i) l.ptr<float>(2)[i] = l.ptr<float>(0)[i] + l.ptr<float>(1)[i];
+                        for (int64_t i = 0; i < m; ++i)
+                          l.ptr<float>(2)[i] = l.ptr<float>(0)[i] + l.ptr<float>(1)[i];
                         return std::string();
                       },
                       1e-3};
@@ -91,7 +94,8 @@ TEST_F(ExecutorTest, WrongResultIsNamedWithIndexAndError) {
   auto out = run(replay_plan({{"t", "add_wrong"}}));
   EXPECT_TRUE(out[0].compiled);
   EXPECT_FALSE(out[0].correct);
-  EXPECT_NE(out[0].failure_reason.find("outside tolerance"), std::string::npos) << out[0].failure_reason;
+  EXPECT_NE(out[0].failure_reason.find("outside tolerance"), std::string::npos)
+      << out[0].failure_reason;
   EXPECT_NE(out[0].failure_reason.find("[N=64]"), std::string::npos) << out[0].failure_reason;
   bool found = false;
   for (const auto& s : out[0].shapes) {
@@ -136,13 +140,13 @@ TEST_F(ExecutorTest, BatchTimingRechecksAPoisonedVerificationBatch) {
   // Right through the correctness gate and on every batch sample; wrong only when it finds its
   // outputs poisoned after that, which only the verification batch shows it.
   registry->kernels["garbage_after"] = {[](const FakeLaunch& l) {
-                                           bool poisoned = std::isnan(l.ptr<float>(2)[0]);
-                                           if (l.call_index < 4 || !poisoned) return add_kernel(l);
-                                           int64_t n = l.scalar(3);
-                                           for (int64_t i = 0; i < n; ++i) l.ptr<float>(2)[i] = 7.0f;
-                                           return std::string();
-                                         },
-                                         1e-3};
+                                          bool poisoned = std::isnan(l.ptr<float>(2)[0]);
+                                          if (l.call_index < 4 || !poisoned) return add_kernel(l);
+                                          int64_t n = l.scalar(3);
+                                          for (int64_t i = 0; i < n; ++i) l.ptr<float>(2)[i] = 7.0f;
+                                          return std::string();
+                                        },
+                                        1e-3};
   auto source = replay_plan({{"t", "garbage_after"}, {"u", "add"}});
   for (auto& t : source.tasks) t.timing.mode = model::Timing::Mode::batch;
   auto out = run(source);
@@ -259,7 +263,8 @@ TEST_F(ExecutorTest, ReferenceOutputsAreCachedAcrossRuns) {
 }
 
 TEST_F(ExecutorTest, ParallelJobsGiveTheSameVerdicts) {
-  auto source = replay_plan({{"a", "add_fast"}, {"b", "add_wrong"}, {"c", "crash"}, {"d", "hardcoded"}});
+  auto source =
+      replay_plan({{"a", "add_fast"}, {"b", "add_wrong"}, {"c", "crash"}, {"d", "hardcoded"}});
   auto out = run(source, 3);
   ASSERT_EQ(out.size(), 4u);
   EXPECT_TRUE(out[0].correct);

@@ -34,7 +34,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     uint32_t id2 = sm.add("once.kta", "once.kta", once);
     auto again = kta::lang::parse_file(id2, diags);
     if (!again) {
-      std::fprintf(stderr, "formatted text does not parse:\n%s\n%s", once.c_str(), diags.str().c_str());
+      std::fprintf(stderr, "formatted text does not parse:\n%s\n%s", once.c_str(),
+                   diags.str().c_str());
       std::abort();
     }
     if (kta::lang::format_file(*again, once) != once) {

@@ -218,10 +218,11 @@ TEST_F(HipRtc, UnreadableSourceIsAnError) {
 TEST_F(HipRtc, SourceGivenAsTextCompilesWithoutAFile) {
   RtcRequest r;
   r.source = "kta_guard.hip";
-  r.text = "#include <hip/hip_runtime.h>\n"
-           "__global__ void kta_guard(long long cycles) {\n"
-           "  long long start = clock64();\n"
-           "  while (clock64() - start < cycles) {\n  }\n}\n";
+  r.text =
+      "#include <hip/hip_runtime.h>\n"
+      "__global__ void kta_guard(long long cycles) {\n"
+      "  long long start = clock64();\n"
+      "  while (clock64() - start < cycles) {\n  }\n}\n";
   r.entry = "kta_guard";
   r.signature = {scalar(ArgType::i64)};
   r.arch = kArch;

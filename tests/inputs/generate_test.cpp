@@ -1,14 +1,13 @@
 #include "engine/inputs/generate.h"
 
+#include <fmt/format.h>
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <cstring>
 #include <set>
-
-#include <fmt/format.h>
-#include <gtest/gtest.h>
 
 #include "engine/check/poison.h"
 #include "engine/inputs/half.h"

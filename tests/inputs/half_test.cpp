@@ -1,10 +1,10 @@
 #include "engine/inputs/half.h"
 
+#include <gtest/gtest.h>
+
 #include <bit>
 #include <cmath>
 #include <limits>
-
-#include <gtest/gtest.h>
 
 namespace kta::engine {
 namespace {

@@ -1,9 +1,9 @@
 #include "engine/inputs/host_tensor.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
-
-#include <gtest/gtest.h>
 
 namespace kta::engine {
 namespace {

@@ -1,11 +1,12 @@
 // The formatter on every .kta file of the repository (found at test time): output parses, keeps
 // every comment, is a fixed point (idempotent), and means the same as the input.
+#include "lang/format.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <sstream>
 
-#include "lang/format.h"
 #include "lang/parse.h"
 
 namespace fs = std::filesystem;
@@ -19,7 +20,8 @@ std::vector<fs::path> repo_kta_files() {
   for (const char* top : {"stdlib", "tasks", "examples", "tests/lang", "docs", "bench"}) {
     std::error_code ec;
     if (!fs::exists(root / top, ec)) continue;
-    for (auto it = fs::recursive_directory_iterator(root / top, ec); it != fs::recursive_directory_iterator(); it.increment(ec))
+    for (auto it = fs::recursive_directory_iterator(root / top, ec);
+         it != fs::recursive_directory_iterator(); it.increment(ec))
       if (it->path().extension() == ".kta") out.push_back(it->path());
   }
   std::sort(out.begin(), out.end());
@@ -75,7 +77,8 @@ TEST(Format, EveryRepoFileRoundTrips) {
     auto after = parse_file(sm.add("b", "b", *once), d);
     ASSERT_TRUE(before && after);
     ASSERT_EQ(before->comments.size(), after->comments.size()) << p << " lost comments";
-    for (size_t i = 0; i < before->comments.size(); ++i) EXPECT_EQ(before->comments[i].text, after->comments[i].text) << p;
+    for (size_t i = 0; i < before->comments.size(); ++i)
+      EXPECT_EQ(before->comments[i].text, after->comments[i].text) << p;
   }
   EXPECT_GT(formatted, 10u);
 }
@@ -87,15 +90,19 @@ TEST(Format, CanonicalLayout) {
       "shapes visible {N in [1,2,3] }\n  gate correctness {seeds 3}\n bytes 8*N;flops N\n}\n";
   auto out = fmt_text(in);
   ASSERT_TRUE(out);
-  EXPECT_EQ(*out,
-            "import std.inputs\n\ntask t {\n  kind    hip2hip  // the kind\n  summary \"s\"\n"
-            "  param   N: i64\n  input   x: f32[N, 2 * N] = std.inputs.normal(std: 2)\n\n  // grids\n"
-            "  shapes visible { N in [1, 2, 3] }\n  gate correctness { seeds 3 }\n  bytes 8 * N\n  flops N\n}\n");
+  EXPECT_EQ(
+      *out,
+      "import std.inputs\n\ntask t {\n  kind    hip2hip  // the kind\n  summary \"s\"\n"
+      "  param   N: i64\n  input   x: f32[N, 2 * N] = std.inputs.normal(std: 2)\n\n  // grids\n"
+      "  shapes visible { N in [1, 2, 3] }\n  gate correctness { seeds 3 }\n  bytes 8 * N\n  flops "
+      "N\n}\n");
 }
 
 TEST(Format, LongListsWrapUnderTheFirstValue) {
-  std::string in = "agent a() {\n  command \"aaaaaaaaaaaaaaaaaaaa\", \"bbbbbbbbbbbbbbbbbbbbbbbb\", \"cccccccccccccccccccccccc\", "
-                   "\"dddddddddddddddddddddd\", \"eeeeeeeeeeeeeeeeeeeeeee\"\n  timeout 1s\n}\n";
+  std::string in =
+      "agent a() {\n  command \"aaaaaaaaaaaaaaaaaaaa\", \"bbbbbbbbbbbbbbbbbbbbbbbb\", "
+      "\"cccccccccccccccccccccccc\", "
+      "\"dddddddddddddddddddddd\", \"eeeeeeeeeeeeeeeeeeeeeee\"\n  timeout 1s\n}\n";
   auto out = fmt_text(in);
   ASSERT_TRUE(out);
   EXPECT_NE(out->find(",\n          \"dddd"), std::string::npos) << *out;

@@ -16,7 +16,8 @@ namespace {
 
 std::vector<std::string> inputs() {
   std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(fs::path(KTA_TEST_SOURCE_ROOT) / "tests" / "fuzz" / "regressions"))
+  for (const auto& e :
+       fs::directory_iterator(fs::path(KTA_TEST_SOURCE_ROOT) / "tests" / "fuzz" / "regressions"))
     out.push_back(e.path().filename().string());
   std::sort(out.begin(), out.end());
   return out;
@@ -25,7 +26,8 @@ std::vector<std::string> inputs() {
 class FuzzRegression : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(FuzzRegression, SurvivesTheFuzzTarget) {
-  std::ifstream in(fs::path(KTA_TEST_SOURCE_ROOT) / "tests" / "fuzz" / "regressions" / GetParam(), std::ios::binary);
+  std::ifstream in(fs::path(KTA_TEST_SOURCE_ROOT) / "tests" / "fuzz" / "regressions" / GetParam(),
+                   std::ios::binary);
   std::ostringstream ss;
   ss << in.rdbuf();
   std::string text = ss.str();

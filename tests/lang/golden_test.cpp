@@ -40,7 +40,8 @@ TEST_P(Golden, MatchesExpectedOutput) {
   kta::lang::DiagnosticEngine diags(sm);
   kta::lang::load_file(GetParam() + ".kta", diags, options);
   std::string got = diags.str();
-  EXPECT_GT(diags.error_count() + diags.warning_count(), 0u) << "a golden case must report a mistake";
+  EXPECT_GT(diags.error_count() + diags.warning_count(), 0u)
+      << "a golden case must report a mistake";
   fs::path expected = GetParam() + ".expected";
   if (std::getenv("KTA_REGENERATE_GOLDEN")) std::ofstream(expected, std::ios::binary) << got;
   ASSERT_TRUE(fs::exists(expected)) << "missing " << expected;

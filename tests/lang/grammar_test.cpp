@@ -1,7 +1,7 @@
 // Grammar rules by family: what matches, what does not, and what is a hard error (must<> raises).
-#include <gtest/gtest.h>
-
 #include "lang/grammar.h"
+
+#include <gtest/gtest.h>
 
 namespace g = kta::lang::grammar;
 namespace pegtl = tao::pegtl;
@@ -46,7 +46,8 @@ TEST(GrammarLexical, Identifiers) {
 }
 
 TEST(GrammarLiterals, Numbers) {
-  for (auto t : {"4096", "0x1000", "1_000_000", "1.0", "1e-5", "2.5e3", "3600s", "10m", "256MiB", "0.5%", "500ms"})
+  for (auto t : {"4096", "0x1000", "1_000_000", "1.0", "1e-5", "2.5e3", "3600s", "10m", "256MiB",
+                 "0.5%", "500ms"})
     EXPECT_TRUE(matches<g::number>(t)) << t;
   EXPECT_FALSE(matches<g::number>(".5"));
   EXPECT_FALSE(matches<g::number>("x1"));
@@ -96,7 +97,9 @@ TEST(GrammarTask, Statements) {
   EXPECT_TRUE(matches<g::tensor_stmt>("output s: f32[]"));
   EXPECT_TRUE(hard_error<g::tensor_stmt>("output y: f31[N]"));
   EXPECT_TRUE(hard_error<g::tensor_stmt>("output y f32[N]"));
-  EXPECT_TRUE(matches<g::entry_stmt>("reference hip \"r.hip\" kernel r(x, y, N) grid (ceil_div(N, 16), M) block (16, 16) shared 1KiB"));
+  EXPECT_TRUE(
+      matches<g::entry_stmt>("reference hip \"r.hip\" kernel r(x, y, N) grid (ceil_div(N, 16), M) "
+                             "block (16, 16) shared 1KiB"));
   EXPECT_TRUE(matches<g::entry_stmt>("baseline hip \"b.hip\" launcher"));
   EXPECT_TRUE(matches<g::entry_stmt>("reference torch \"ref.py\" module Model(N, 2)"));
   EXPECT_TRUE(matches<g::entry_stmt>("baseline triton \"k.py\" function launch"));
@@ -107,7 +110,8 @@ TEST(GrammarTask, Statements) {
 
 TEST(GrammarTask, Shapes) {
   EXPECT_TRUE(matches<g::shapes_stmt>("shapes visible { N in [1, 2]; M in range(1, 9, 2) }"));
-  EXPECT_TRUE(matches<g::shapes_stmt>("shapes visible {\n  K in pow2(10..14)\n  L = K * 2\n  where K <= L\n}"));
+  EXPECT_TRUE(matches<g::shapes_stmt>(
+      "shapes visible {\n  K in pow2(10..14)\n  L = K * 2\n  where K <= L\n}"));
   EXPECT_TRUE(matches<g::shapes_stmt>("shapes heldout = std.heldout.perturb(visible, count: 8)"));
   EXPECT_TRUE(hard_error<g::shapes_stmt>("shapes visibel { N in [1] }"));
   EXPECT_TRUE(hard_error<g::shapes_stmt>("shapes visible { N: [1] }"));
@@ -120,8 +124,11 @@ TEST(GrammarDeclarations, TopLevel) {
   EXPECT_TRUE(matches<g::const_decl>("const BLOCK = 256"));
   EXPECT_TRUE(hard_error<g::const_decl>("const BLOCK 256"));
   EXPECT_TRUE(matches<g::preset_decl>("tolerance f32_strict { atol 1e-5  rtol 1e-5 }"));
-  EXPECT_TRUE(matches<g::callable_decl>("distribution normal(mean: f64 = 0, std: f64 = 1) builtin"));
-  EXPECT_TRUE(matches<g::callable_decl>("agent a(model: string = \"m\",\n        timeout: duration = 1h) {\n  command \"x\", \"{model}\"\n}"));
+  EXPECT_TRUE(
+      matches<g::callable_decl>("distribution normal(mean: f64 = 0, std: f64 = 1) builtin"));
+  EXPECT_TRUE(
+      matches<g::callable_decl>("agent a(model: string = \"m\",\n        timeout: duration = 1h) "
+                                "{\n  command \"x\", \"{model}\"\n}"));
   EXPECT_TRUE(hard_error<g::callable_decl>("generator g(count i64) builtin"));
   EXPECT_TRUE(matches<g::plan_decl>("plan p {\n  tasks \"a\", \"b\"\n  device auto\n}"));
   EXPECT_TRUE(hard_error<g::plan_decl>("plan p {\n  42\n}"));

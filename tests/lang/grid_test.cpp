@@ -1,7 +1,8 @@
 // Grid expansion: lists, range, pow2, cartesian products, derived axes, where filters and the cap.
+#include "lang/grid.h"
+
 #include <gtest/gtest.h>
 
-#include "lang/grid.h"
 #include "support.h"
 
 namespace kta::lang::test {
@@ -46,7 +47,8 @@ struct GridTaskTest : ::testing::Test {
   TempDir dir;
   std::string out;
   void SetUp() override { dir.write("k.hip", ""); }
-  std::optional<Loaded> grid(const std::string& params, const std::string& shapes, LoadOptions o = fixture_options()) {
+  std::optional<Loaded> grid(const std::string& params, const std::string& shapes,
+                             LoadOptions o = fixture_options()) {
     std::string text = task_text("", shapes);
     text.replace(text.find("  param N: i64\n"), 15, "  param N: i64\n" + params);
     return load(dir.write("t.kta", text), out, o);
@@ -55,7 +57,8 @@ struct GridTaskTest : ::testing::Test {
 
 TEST_F(GridTaskTest, DerivedAxesAndWhereFilters) {
   auto r = grid("  param M: i64\n  param K: i64\n",
-                "shapes visible {\n    M in [1, 2, 4]\n    N in pow2(1..3)\n    K = M * N\n    where K <= 8\n    where M != N\n  }");
+                "shapes visible {\n    M in [1, 2, 4]\n    N in pow2(1..3)\n    K = M * N\n    "
+                "where K <= 8\n    where M != N\n  }");
   ASSERT_TRUE(r) << out;
   const auto& v = r->tasks[0].visible;
   // (M, N): (1,2) (1,4) (1,8) (2,4) (4,2) — (2,2) and (4,4) fail M != N; (2,8) (4,8) exceed K <= 8
@@ -77,8 +80,10 @@ TEST_F(GridTaskTest, HelperAxesAreNotInThePoints) {
 TEST_F(GridTaskTest, CapErrorAndEmptyGrid) {
   auto o = fixture_options();
   o.max_grid_points = 50;
-  EXPECT_FALSE(grid("  param M: i64\n", "shapes visible { M in range(0, 10); N in range(0, 10) }", o));
-  EXPECT_NE(out.find("error: grid 'visible' expands to more than 50 points"), std::string::npos) << out;
+  EXPECT_FALSE(
+      grid("  param M: i64\n", "shapes visible { M in range(0, 10); N in range(0, 10) }", o));
+  EXPECT_NE(out.find("error: grid 'visible' expands to more than 50 points"), std::string::npos)
+      << out;
   EXPECT_FALSE(grid("", "shapes visible { N in [1, 2]; where N > 5 }"));
   EXPECT_NE(out.find("error: grid 'visible' has no points"), std::string::npos) << out;
 }

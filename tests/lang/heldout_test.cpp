@@ -1,10 +1,11 @@
 // Held-out generation: deterministic per (task, secret), never a visible point, within filters.
+#include "lang/heldout.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
 
 #include "lang/grid.h"
-#include "lang/heldout.h"
 #include "support.h"
 
 namespace kta::lang::test {
@@ -15,7 +16,9 @@ struct HeldoutTest : ::testing::Test {
   std::string out;
   model::Task task(const std::string& params, const std::string& shapes, int count) {
     dir.write("k.hip", "");
-    std::string text = task_text("  shapes heldout = std.heldout.perturb(visible, count: " + std::to_string(count) + ")\n", shapes);
+    std::string text = task_text(
+        "  shapes heldout = std.heldout.perturb(visible, count: " + std::to_string(count) + ")\n",
+        shapes);
     text.replace(text.find("  param N: i64\n"), 15, "  param N: i64\n" + params);
     auto r = load(dir.write("t.kta", text), out);
     EXPECT_TRUE(r) << out;
@@ -48,7 +51,9 @@ TEST_F(HeldoutTest, NeverAVisiblePointAndNoRepeats) {
 }
 
 TEST_F(HeldoutTest, DerivedParamsAreRecomputedAndFiltersHold) {
-  auto t = task("  param K: i64\n", "shapes visible {\n    N in [256, 512, 1024]\n    K = N * 2\n    where N % 2 == 0\n  }", 10);
+  auto t = task(
+      "  param K: i64\n",
+      "shapes visible {\n    N in [256, 512, 1024]\n    K = N * 2\n    where N % 2 == 0\n  }", 10);
   auto points = expand_heldout(t, 7);
   EXPECT_FALSE(points.empty());
   for (const auto& p : points) {

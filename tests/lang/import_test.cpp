@@ -30,7 +30,9 @@ TEST_F(ImportTest, SearchPathThenStdlib) {
   auto f = dir.write("app/main.kta", "import mylib.presets as p\nimport std.inputs\nconst A = 1\n");
   auto options = fixture_options();
   EXPECT_FALSE(load(f, out, options));
-  EXPECT_NE(out.find("cannot find module 'mylib.presets' (looked for 'mylib/presets.kta')"), std::string::npos) << out;
+  EXPECT_NE(out.find("cannot find module 'mylib.presets' (looked for 'mylib/presets.kta')"),
+            std::string::npos)
+      << out;
   EXPECT_NE(out.find("note: searched: "), std::string::npos) << out;
   options.search_path = {dir.path() / "lib"};
   EXPECT_TRUE(load(f, out, options)) << out;
@@ -63,7 +65,8 @@ TEST_F(ImportTest, CyclesAreErrors) {
   dir.write("b.kta", "import c\n");
   dir.write("c.kta", "import a\n");
   EXPECT_FALSE(load(dir.path() / "a.kta", out));
-  EXPECT_NE(out.find("error: import cycle: a.kta -> b.kta -> c.kta -> a.kta"), std::string::npos) << out;
+  EXPECT_NE(out.find("error: import cycle: a.kta -> b.kta -> c.kta -> a.kta"), std::string::npos)
+      << out;
   dir.write("self.kta", "import self\n");
   EXPECT_FALSE(load(dir.path() / "self.kta", out));
   EXPECT_NE(out.find("import cycle: self.kta -> self.kta"), std::string::npos) << out;
@@ -78,7 +81,8 @@ TEST_F(ImportTest, DiamondImportsLoadOnce) {
 }
 
 TEST_F(ImportTest, AliasAndUnknownMember) {
-  auto f = dir.write("main.kta", "import std.tolerances as tol\nconst X = tol.EPS\nconst Y = tol.EPZ\n");
+  auto f =
+      dir.write("main.kta", "import std.tolerances as tol\nconst X = tol.EPS\nconst Y = tol.EPZ\n");
   EXPECT_FALSE(load(f, out));
   EXPECT_NE(out.find("module 'tol' has no 'EPZ'; did you mean 'EPS'?"), std::string::npos) << out;
 }
@@ -87,7 +91,9 @@ TEST_F(ImportTest, ErrorsInImportedFilesPointIntoThem) {
   dir.write("bad.kta", "const X = 1 +\n");
   auto f = dir.write("main.kta", "import bad\n");
   EXPECT_FALSE(load(f, out));
-  EXPECT_NE(out.find("bad.kta:1:14: error: expected an expression, found end of line"), std::string::npos) << out;
+  EXPECT_NE(out.find("bad.kta:1:14: error: expected an expression, found end of line"),
+            std::string::npos)
+      << out;
 }
 
 // LoadOptions::module_cache: imports parsed once across load_file calls, re-read when the file
@@ -114,7 +120,7 @@ TEST_F(ImportTest, ModuleCacheReusesImportsAndSeesChanges) {
 
 TEST_F(ImportTest, ModuleCacheKeepsDiagnosticsInImports) {
   dir.write("bad.kta", "const A = 1\nconst A = 2\n");  // parses; a duplicate found when loading
-  dir.write("broken.kta", "const = \n");                // a syntax error: never cached
+  dir.write("broken.kta", "const = \n");               // a syntax error: never cached
   auto f = dir.write("main.kta", "import bad\nimport broken\nconst B = bad.A\n");
   ModuleCache cache;
   auto options = fixture_options();

@@ -12,11 +12,14 @@ struct SemaTest : ::testing::Test {
   TempDir dir;
   std::string out;
   void SetUp() override { dir.write("k.hip", "__global__ void k() {}\n"); }
-  std::optional<Loaded> check(const std::string& text) { return load(dir.write("t.kta", text), out); }
+  std::optional<Loaded> check(const std::string& text) {
+    return load(dir.write("t.kta", text), out);
+  }
 };
 
 TEST_F(SemaTest, ValidTaskLowersToTheModel) {
-  auto r = check(task_text("  gate correctness { seeds 5 }\n  gate performance { min_speedup 1.5 }\n  bytes 8 * N\n"));
+  auto r = check(task_text(
+      "  gate correctness { seeds 5 }\n  gate performance { min_speedup 1.5 }\n  bytes 8 * N\n"));
   ASSERT_TRUE(r) << out;
   ASSERT_EQ(r->tasks.size(), 1u);
   const model::Task& t = r->tasks[0];
@@ -63,25 +66,31 @@ TEST_F(SemaTest, ReportsEveryProblemOfAFileInOnePass) {
   EXPECT_FALSE(r);
   EXPECT_NE(out.find("unknown param 'Nn'; did you mean 'N'?"), std::string::npos) << out;
   EXPECT_NE(out.find("'seeds' must be at least 1, found 0"), std::string::npos) << out;
-  EXPECT_NE(out.find("unknown setting 'sumary' in task 't'; did you mean 'summary'?"), std::string::npos) << out;
+  EXPECT_NE(out.find("unknown setting 'sumary' in task 't'; did you mean 'summary'?"),
+            std::string::npos)
+      << out;
 }
 
 TEST_F(SemaTest, HeldoutEqualToVisibleIsAWarningNotAnError) {
   auto r = check(task_text("  shapes heldout { N in [1000, 4096] }\n"));
   ASSERT_TRUE(r) << out;
-  EXPECT_NE(out.find("warning: held-out point N=4096 is also a visible point"), std::string::npos) << out;
+  EXPECT_NE(out.find("warning: held-out point N=4096 is also a visible point"), std::string::npos)
+      << out;
   EXPECT_EQ(r->tasks[0].heldout.size(), 2u);
 }
 
 TEST_F(SemaTest, DivisionByZeroAtAVisiblePointIsReported) {
   auto r = check(task_text("  bytes 8 * N / (N - 1024)\n"));
   EXPECT_FALSE(r);
-  EXPECT_NE(out.find("cannot evaluate '8 * N / (N - 1024)' at N=1024: division by zero"), std::string::npos) << out;
+  EXPECT_NE(out.find("cannot evaluate '8 * N / (N - 1024)' at N=1024: division by zero"),
+            std::string::npos)
+      << out;
 }
 
 TEST_F(SemaTest, TypeErrors) {
   EXPECT_FALSE(check(task_text("  bytes \"a\" * N\n")));
-  EXPECT_NE(out.find("operator '*' cannot combine a string and an integer"), std::string::npos) << out;
+  EXPECT_NE(out.find("operator '*' cannot combine a string and an integer"), std::string::npos)
+      << out;
   EXPECT_FALSE(check(task_text("  timing { budget 2 }\n")));
   EXPECT_NE(out.find("'budget' must be a duration, found an integer"), std::string::npos) << out;
   EXPECT_FALSE(check(task_text("", "shapes visible { N in [1024, 2.5] }")));
@@ -89,9 +98,10 @@ TEST_F(SemaTest, TypeErrors) {
 }
 
 TEST_F(SemaTest, TimingAndToleranceBlocks) {
-  auto r = check(task_text("  timing { mode batch  min_samples 20  max_noise 1%  budget 500ms }\n")
-                     .replace(task_text().find("tolerance y = std.tolerances.f32_strict"), 39,
-                              "tolerance y { atol 1e-3  rtol 0  max_mismatch 0.01  nan_equal true }"));
+  auto r =
+      check(task_text("  timing { mode batch  min_samples 20  max_noise 1%  budget 500ms }\n")
+                .replace(task_text().find("tolerance y = std.tolerances.f32_strict"), 39,
+                         "tolerance y { atol 1e-3  rtol 0  max_mismatch 0.01  nan_equal true }"));
   ASSERT_TRUE(r) << out;
   const model::Task& t = r->tasks[0];
   EXPECT_EQ(t.timing.mode, model::Timing::Mode::batch);
@@ -107,10 +117,12 @@ TEST_F(SemaTest, PlanLoadsItsTasksAndAgents) {
   dir.write("tasks/a/k.hip", "");
   dir.write("tasks/b/b.kta", task_text());
   dir.write("tasks/b/k.hip", "");
-  auto plan = dir.write("plan.kta",
-                        "import std.agents\nimport std.timing\n\nplan p {\n  tasks \"tasks/*\"\n"
-                        "  agent std.agents.echo(word: \"yo\")\n  agent std.agents.replay(dir: \"sol\")\n"
-                        "  device \"hip:1\"\n  heldout off\n  repeat 2\n  output \"out\"\n  timing std.timing.quick\n}\n");
+  auto plan =
+      dir.write("plan.kta",
+                "import std.agents\nimport std.timing\n\nplan p {\n  tasks \"tasks/*\"\n"
+                "  agent std.agents.echo(word: \"yo\")\n  agent std.agents.replay(dir: \"sol\")\n"
+                "  device \"hip:1\"\n  heldout off\n  repeat 2\n  output \"out\"\n  timing "
+                "std.timing.quick\n}\n");
   auto r = load(plan, out);
   ASSERT_TRUE(r) << out;
   ASSERT_EQ(r->plans.size(), 1u);

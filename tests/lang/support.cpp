@@ -9,7 +9,8 @@ namespace fs = std::filesystem;
 
 TempDir::TempDir() {
   std::random_device rd;
-  path_ = fs::temp_directory_path() / ("kta-lang-test-" + std::to_string(rd()) + std::to_string(rd()));
+  path_ =
+      fs::temp_directory_path() / ("kta-lang-test-" + std::to_string(rd()) + std::to_string(rd()));
   fs::create_directories(path_);
 }
 
@@ -52,7 +53,9 @@ std::string task_text(const std::string& extra, const std::string& shapes) {
          "  output y: f32[N]\n"
          "  reference hip \"k.hip\" kernel ref(x, y, N) grid ceil_div(N, 256) block 256\n"
          "  baseline hip \"k.hip\" kernel base(x, y, N) grid ceil_div(N, 256) block 256\n"
-         "  " + shapes + "\n"
+         "  " +
+         shapes +
+         "\n"
          "  tolerance y = std.tolerances.f32_strict\n" +
          extra + "}\n";
 }

@@ -26,9 +26,11 @@ class TempDir {
 LoadOptions fixture_options();
 
 // Loads a file; the printed diagnostics go to `out`.
-std::optional<Loaded> load(const std::filesystem::path& file, std::string& out, LoadOptions options = fixture_options());
+std::optional<Loaded> load(const std::filesystem::path& file, std::string& out,
+                           LoadOptions options = fixture_options());
 
 // A valid hip2hip task with the given extra statements inserted before the closing brace.
-std::string task_text(const std::string& extra = "", const std::string& shapes = "shapes visible { N in [1024, 4096] }");
+std::string task_text(const std::string& extra = "",
+                      const std::string& shapes = "shapes visible { N in [1024, 4096] }");
 
 }  // namespace kta::lang::test

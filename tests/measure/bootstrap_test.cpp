@@ -1,8 +1,8 @@
 #include "engine/measure/bootstrap.h"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "engine/inputs/philox.h"
 

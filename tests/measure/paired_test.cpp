@@ -1,13 +1,13 @@
 // Paired statistics against values computed exactly (Python fractions over math.comb) and
 // bootstrap intervals against a known difference.
+#include "engine/measure/paired.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 #include <random>
 #include <vector>
-
-#include "engine/measure/paired.h"
 
 namespace kta::engine {
 namespace {
@@ -35,8 +35,8 @@ TEST(BinomialTest, LargeCountsInLogSpace) {
 }
 
 TEST(SignTest, CountsSignsDropsTiesAndNaN) {
-  std::vector<double> d = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, -0.1, 0, 0, 0,
-                           std::numeric_limits<double>::quiet_NaN()};
+  std::vector<double> d = {0.1, 0.2, 0.3,  0.4, 0.5, 0.6, 0.7,
+                           0.8, 0.9, -0.1, 0,   0,   0,   std::numeric_limits<double>::quiet_NaN()};
   SignTest t = sign_test(d);
   EXPECT_EQ(t.plus, 9);
   EXPECT_EQ(t.minus, 1);

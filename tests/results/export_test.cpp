@@ -1,14 +1,13 @@
 #include "engine/results/export.h"
 
+#include <fmt/format.h>
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <fstream>
 #include <limits>
-#include <sstream>
-
-#include <fmt/format.h>
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 namespace kta::engine {
 namespace {
@@ -107,9 +106,9 @@ TEST_F(ExportTest, CsvOneRowPerTaskWithQuoting) {
   for (std::string l; std::getline(ss, l);) lines.push_back(l);
   ASSERT_EQ(lines.size(), 3u);
   EXPECT_EQ(lines[0].substr(0, 40), "task,kind,agent,repeat,compiled,correct,");
-  EXPECT_EQ(
-      lines[1],
-      "gelu,hip2hip,replay,0,true,true,true,2,1.9,2.1,true,false,,candidate regresses,320,0,0,,,,,0,,");
+  EXPECT_EQ(lines[1],
+            "gelu,hip2hip,replay,0,true,true,true,2,1.9,2.1,true,false,,candidate "
+            "regresses,320,0,0,,,,,0,,");
   EXPECT_EQ(lines[2],
             "softmax,hip2hip,replay,0,true,false,false,0,0,0,,,,,20,0,0,,,,,0,,"
             "\"NaN at index 3 where the reference is 0.75, \"\"really\"\"\"");
@@ -125,7 +124,8 @@ TEST_F(ExportTest, CsvCarriesTheAgentRunAndTheSkipReason) {
   write_results_csv(dir_ / "results.csv", f.tasks);
   std::string text = slurp(dir_ / "results.csv");
   EXPECT_NE(text.find(",0,timeout after 3600 s,1200,340,0.25,0,,"), std::string::npos) << text;
-  EXPECT_NE(text.find(",0,,,,,0,triton not available: the cpu device has no GPU,"), std::string::npos)
+  EXPECT_NE(text.find(",0,,,,,0,triton not available: the cpu device has no GPU,"),
+            std::string::npos)
       << text;
 }
 

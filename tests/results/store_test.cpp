@@ -1,14 +1,13 @@
 #include "engine/results/store.h"
 
+#include <fmt/format.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <fstream>
-
-#include <fmt/format.h>
-#include <gtest/gtest.h>
 
 namespace kta::engine {
 namespace {

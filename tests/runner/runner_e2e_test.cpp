@@ -35,7 +35,8 @@ TEST_F(RunnerE2E, TorchToHipPassesWithASpeedupAgainstTorch) {
 }
 
 TEST_F(RunnerE2E, WrongHipCandidateFailsCorrectnessWithNumbers) {
-  json doc = eval(kCases / "scale_gelu" / "scale_gelu.kta", "--replay " + (kCases / "solutions" / "wrong").string());
+  json doc = eval(kCases / "scale_gelu" / "scale_gelu.kta",
+                  "--replay " + (kCases / "solutions" / "wrong").string());
   ASSERT_EQ(doc["tasks"].size(), 1u) << err;
   const json& t = doc["tasks"][0];
   EXPECT_TRUE(t["compiled"].get<bool>()) << err;
@@ -69,7 +70,8 @@ TEST_F(RunnerE2E, TritonTaskIsSkippedWithItsReasonAndNeverPasses) {
 TEST_F(RunnerE2E, TheRunnerStartsOncePerRunNotPerTask) {
   json doc = eval(kCases / "two_torch.kta");
   ASSERT_EQ(doc["tasks"].size(), 2u) << err;
-  for (const json& t : doc["tasks"]) EXPECT_TRUE(t["correct"].get<bool>()) << t["failure_reason"] << err;
+  for (const json& t : doc["tasks"])
+    EXPECT_TRUE(t["correct"].get<bool>()) << t["failure_reason"] << err;
   EXPECT_NE(err.find("python runner: 1 start ("), std::string::npos) << err;
 }
 

@@ -3,17 +3,15 @@
 #pragma once
 
 #include <gtest/gtest.h>
-
 #include <sys/wait.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "tests/support/kta_cli.h"
 
@@ -28,7 +26,8 @@ class RunnerEval : public ::testing::Test {
  protected:
   explicit RunnerEval(std::string device) : device_(std::move(device)) {}
   void SetUp() override {
-    dir = fs::temp_directory_path() / ("kta-runner-" + device_ + "-" + std::to_string(std::random_device{}()));
+    dir = fs::temp_directory_path() /
+          ("kta-runner-" + device_ + "-" + std::to_string(std::random_device{}()));
     fs::create_directories(dir);
     setenv("KTA_CACHE_DIR", KTA_RUNNER_TEST_CACHE, 1);
   }
@@ -39,8 +38,9 @@ class RunnerEval : public ::testing::Test {
   // Runs `kta eval FILE --device DEVICE --quick ARGS`; returns results.json (an empty object when
   // there is none, with a failure recorded).
   json eval(const fs::path& file, const std::string& args = "") {
-    KtaRun r = run_kta(KTA_BINARY, dir, "eval " + file.string() + " --device " + device_ +
-                                             " --quick --output " + (dir / "run").string() + " " + args);
+    KtaRun r = run_kta(KTA_BINARY, dir,
+                       "eval " + file.string() + " --device " + device_ + " --quick --output " +
+                           (dir / "run").string() + " " + args);
     status = r.status;
     out = r.out;
     err = r.err;

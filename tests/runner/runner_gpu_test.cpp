@@ -47,10 +47,12 @@ TEST_F(RunnerGpu, TritonTaskRunsUnderTheBatchProtocol) {
 }
 
 TEST_F(RunnerGpu, WrongTritonCandidateFailsCorrectness) {
-  json t = eval_task(kCases / "triton_add" / "triton_add.kta", "--replay " + (kCases / "solutions" / "wrong").string());
+  json t = eval_task(kCases / "triton_add" / "triton_add.kta",
+                     "--replay " + (kCases / "solutions" / "wrong").string());
   EXPECT_TRUE(t["compiled"].get<bool>()) << err;
   EXPECT_FALSE(t["correct"].get<bool>());
-  EXPECT_NE(t["failure_reason"].get<std::string>().find("z: "), std::string::npos) << t["failure_reason"];
+  EXPECT_NE(t["failure_reason"].get<std::string>().find("z: "), std::string::npos)
+      << t["failure_reason"];
 }
 
 TEST_F(RunnerGpu, TorchOnCudaAgainstAHipCandidate) {

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "engine/device/device.h"
-#include "engine/execute/bindings.h"
 #include "engine/device/python/python_device.h"
+#include "engine/execute/bindings.h"
 #include "lang/load.h"
 
 namespace kta::engine {
@@ -62,7 +62,7 @@ TEST(RunnerInputs, PythonSeesTheBytesTheHipPathUploads) {
       SCOPED_TRACE(task.tensors[i].name + " seed " + std::to_string(seed));
       ASSERT_FALSE(in[i].bytes.empty());
       EXPECT_EQ(hip_in[i].bytes, in[i].bytes);
-      EXPECT_EQ(py_in[i].bytes, in[i].bytes);       // Python did not change its inputs
+      EXPECT_EQ(py_in[i].bytes, in[i].bytes);        // Python did not change its inputs
       EXPECT_EQ(hip_out[i + 4].bytes, in[i].bytes);  // what the HIP launcher saw
       EXPECT_EQ(py_out[i + 4].bytes, in[i].bytes);   // what the torch function saw
     }

@@ -72,7 +72,9 @@ class Runner : public ::testing::Test {
     shared_ = std::make_shared<RunnerProcess>(RunnerOptions{});
   }
   static void TearDownTestSuite() { shared_.reset(); }
-  std::unique_ptr<PythonDevice> device() { return std::make_unique<PythonDevice>(shared_, test_options()); }
+  std::unique_ptr<PythonDevice> device() {
+    return std::make_unique<PythonDevice>(shared_, test_options());
+  }
   static inline std::shared_ptr<RunnerProcess> shared_;
 };
 
@@ -110,7 +112,9 @@ TEST_F(Runner, ExceptionIsANamedFailureWithTheTraceback) {
   Tensors t(*d, 4, 4);
   LaunchResult r = d->call(compiled(*d, entry("raises")), t.args);
   EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.error.find("python exception: ValueError: boom from the fake module"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("python exception: ValueError: boom from the fake module"),
+            std::string::npos)
+      << r.error;
   EXPECT_NE(r.error.find("Traceback"), std::string::npos) << r.error;
   EXPECT_NE(r.error.find("fake.py"), std::string::npos) << r.error;
   EXPECT_FALSE(r.device_restarted);
@@ -120,11 +124,15 @@ TEST_F(Runner, WrongOutputShapeDtypeAndCountAreNamed) {
   auto d = device();
   Tensors t(*d, 4, 4);
   LaunchResult shape = d->call(compiled(*d, entry("wrong_shape")), t.args);
-  EXPECT_NE(shape.error.find("output 'y' has shape [5], expected [4]"), std::string::npos) << shape.error;
+  EXPECT_NE(shape.error.find("output 'y' has shape [5], expected [4]"), std::string::npos)
+      << shape.error;
   LaunchResult dtype = d->call(compiled(*d, entry("wrong_dtype")), t.args);
-  EXPECT_NE(dtype.error.find("output 'y' has dtype float64, the task declares f32"), std::string::npos) << dtype.error;
+  EXPECT_NE(dtype.error.find("output 'y' has dtype float64, the task declares f32"),
+            std::string::npos)
+      << dtype.error;
   LaunchResult count = d->call(compiled(*d, entry("wrong_count")), t.args);
-  EXPECT_NE(count.error.find("returned 2 tensors, the task declares 1 output"), std::string::npos) << count.error;
+  EXPECT_NE(count.error.find("returned 2 tensors, the task declares 1 output"), std::string::npos)
+      << count.error;
   EXPECT_FALSE(shape.ok || dtype.ok || count.ok);
 }
 
@@ -146,9 +154,12 @@ TEST_F(Runner, ImportErrorsAndMissingSymbolsAreNamed) {
   EXPECT_NE(syntax.error.find("import error: "), std::string::npos) << syntax.error;
   EXPECT_NE(syntax.error.find("SyntaxError"), std::string::npos) << syntax.error;
   CompileResult missing = d->compile(entry("f", "missing_import.py"));
-  EXPECT_NE(missing.error.find("No module named 'kta_no_such_module'"), std::string::npos) << missing.error;
+  EXPECT_NE(missing.error.find("No module named 'kta_no_such_module'"), std::string::npos)
+      << missing.error;
   CompileResult symbol = d->compile(entry("nope"));
-  EXPECT_NE(symbol.error.find("missing symbol: 'nope' is not defined in fake.py"), std::string::npos) << symbol.error;
+  EXPECT_NE(symbol.error.find("missing symbol: 'nope' is not defined in fake.py"),
+            std::string::npos)
+      << symbol.error;
   CompileResult file = d->compile(entry("f", "no_such_file.py"));
   EXPECT_NE(file.error.find("import error"), std::string::npos) << file.error;
   EXPECT_FALSE(syntax.ok || missing.ok || symbol.ok || file.ok);
@@ -199,7 +210,8 @@ TEST(RunnerRestart, HangTimesOutAndTheNextRequestWorks) {
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.error.find("timeout after 2 s"), std::string::npos) << r.error;
   EXPECT_TRUE(r.device_restarted);
-  LaunchResult again = d->call(ok, t.args);  // a fresh runner, the module reloaded, buffers remapped
+  LaunchResult again =
+      d->call(ok, t.args);  // a fresh runner, the module reloaded, buffers remapped
   ASSERT_TRUE(again.ok) << again.error;
   EXPECT_EQ(t.out(), t.in);
   EXPECT_EQ(d->runner().stats().starts, 2);
@@ -212,7 +224,9 @@ TEST(RunnerRestart, ExitMidRequestIsNamedAndTheNextRequestWorks) {
   uint64_t ok = compiled(*d, entry("identity"));
   LaunchResult r = d->call(dies, t.args);
   EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.error.find("python runner exited with status 7 during the request"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("python runner exited with status 7 during the request"),
+            std::string::npos)
+      << r.error;
   EXPECT_TRUE(r.device_restarted);
   LaunchResult again = d->call(ok, t.args);
   ASSERT_TRUE(again.ok) << again.error;
@@ -223,11 +237,13 @@ TEST(RunnerProtocol, VersionMismatchIsNamed) {
   RunnerOptions newer;
   newer.protocol_version = 2;
   CompileResult a = make_device(newer)->compile(entry("identity"));
-  EXPECT_NE(a.error.find("protocol version mismatch: engine 2, runner 1"), std::string::npos) << a.error;
+  EXPECT_NE(a.error.find("protocol version mismatch: engine 2, runner 1"), std::string::npos)
+      << a.error;
   RunnerOptions fake;
   fake.script = kFixtures / "bad_version.py";
   CompileResult b = make_device(fake)->compile(entry("identity"));
-  EXPECT_NE(b.error.find("protocol version mismatch: engine 1, runner 99"), std::string::npos) << b.error;
+  EXPECT_NE(b.error.find("protocol version mismatch: engine 1, runner 99"), std::string::npos)
+      << b.error;
   EXPECT_FALSE(a.ok || b.ok);
 }
 
@@ -242,8 +258,11 @@ TEST(RunnerProtocol, GarbageOnTheSocketIsAProtocolError) {
 TEST(RunnerProtocol, MissingInterpreterNamesWhatWasTried) {
   PythonChoice c = find_python({"kta_no_such_module"});
   EXPECT_TRUE(c.path.empty());
-  EXPECT_NE(c.error.find("no Python interpreter can import kta_no_such_module"), std::string::npos) << c.error;
-  EXPECT_NE(c.error.find("/usr/bin/python3 (no module named kta_no_such_module)"), std::string::npos) << c.error;
+  EXPECT_NE(c.error.find("no Python interpreter can import kta_no_such_module"), std::string::npos)
+      << c.error;
+  EXPECT_NE(c.error.find("/usr/bin/python3 (no module named kta_no_such_module)"),
+            std::string::npos)
+      << c.error;
   EXPECT_NE(c.error.find("KTA_PYTHON"), std::string::npos) << c.error;
 }
 
@@ -252,7 +271,9 @@ TEST(RunnerProtocol, StartFailureIsNamed) {
   bad.python = "/nonexistent/python3";
   CompileResult c = make_device(bad)->compile(entry("identity"));
   EXPECT_FALSE(c.ok);
-  EXPECT_NE(c.error.find("cannot start the python runner '/nonexistent/python3'"), std::string::npos) << c.error;
+  EXPECT_NE(c.error.find("cannot start the python runner '/nonexistent/python3'"),
+            std::string::npos)
+      << c.error;
 }
 
 }  // namespace

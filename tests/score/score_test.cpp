@@ -1,8 +1,8 @@
 #include "engine/score/score.h"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 namespace kta::engine {
 namespace {

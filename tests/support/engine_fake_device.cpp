@@ -71,7 +71,8 @@ CompileResult FakeDevice::compile(const CompileRequest& request) {
   }
   if (name == "compile-error") {
     r.error = "compile error";
-    r.log = request.source.filename().string() + ":3:7: error: use of undeclared identifier 'oops'\n";
+    r.log =
+        request.source.filename().string() + ":3:7: error: use of undeclared identifier 'oops'\n";
     return r;
   }
   if (!registry_->kernels.count(name)) {

@@ -22,14 +22,16 @@ struct FakeLaunch {
   uint64_t call_index = 0;
   int64_t scalar(size_t i) const { return (*args)[i].scalar.i; }
   template <typename T>
-  T* ptr(size_t i) const { return static_cast<T*>(ptrs[i]); }
+  T* ptr(size_t i) const {
+    return static_cast<T*>(ptrs[i]);
+  }
 };
 
 struct FakeKernel {
   // Returns "" on success, else the launch error ("worker killed by signal 11 (SIGSEGV)").
   std::function<std::string(const FakeLaunch&)> run;
-  double seconds = 1e-3;  // what timed_launch reports per launch
-  double sm_clock_mhz = 0;   // what timed_launch reports as clocks (0: not readable, as on cpu)
+  double seconds = 1e-3;    // what timed_launch reports per launch
+  double sm_clock_mhz = 0;  // what timed_launch reports as clocks (0: not readable, as on cpu)
   double mem_clock_mhz = 0;
 };
 

@@ -27,8 +27,8 @@ struct KtaRun {
 // `binary args` through the shell, stdout and stderr into `dir`/stdout and `dir`/stderr.
 inline KtaRun run_kta(const std::string& binary, const std::filesystem::path& dir,
                       const std::string& args) {
-  std::string cmd = binary + " " + args + " >" + (dir / "stdout").string() + " 2>" +
-                    (dir / "stderr").string();
+  std::string cmd =
+      binary + " " + args + " >" + (dir / "stdout").string() + " 2>" + (dir / "stderr").string();
   int rc = std::system(cmd.c_str());
   return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(dir / "stdout"), slurp(dir / "stderr")};
 }

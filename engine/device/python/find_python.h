@@ -1,7 +1,7 @@
-// Which Python interpreter and which runner script the python runner uses. The rule (docs/python.md):
-// $KTA_PYTHON when set, else the first `python3` on PATH that can import the needed modules, else
-// /usr/bin/python3 (Debian's, where python3-torch installs). The runner script is found like the
-// worker: $KTA_RUNNER, next to the running binary, then in the source tree.
+// Which Python interpreter and which runner script the python runner uses. The rule
+// (docs/python.md): $KTA_PYTHON when set, else the first `python3` on PATH that can import the
+// needed modules, else /usr/bin/python3 (Debian's, where python3-torch installs). The runner script
+// is found like the worker: $KTA_RUNNER, next to the running binary, then in the source tree.
 #pragma once
 
 #include <filesystem>

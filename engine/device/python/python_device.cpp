@@ -10,9 +10,7 @@ using nlohmann::json;
 
 namespace {
 
-const char* role_name(int32_t role) {
-  return role == 1 ? "output" : role == 2 ? "inout" : "input";
-}
+const char* role_name(int32_t role) { return role == 1 ? "output" : role == 2 ? "inout" : "input"; }
 
 LaunchResult failed(std::string why) {
   LaunchResult r;
@@ -23,7 +21,8 @@ LaunchResult failed(std::string why) {
 
 json scalars(const std::vector<ParamArg>& list) {
   json out = json::array();
-  for (const ParamArg& p : list) out.push_back({{"name", p.name}, {"is_float", p.is_float}, {"i", p.i}, {"f", p.f}});
+  for (const ParamArg& p : list)
+    out.push_back({{"name", p.name}, {"is_float", p.is_float}, {"i", p.i}, {"f", p.f}});
   return out;
 }
 
@@ -73,7 +72,9 @@ void PythonDevice::fetch(uint64_t id) {
   State& s = buffers_[id];
   if (!s.device_newer || s.generation != runner_->generation() || runner_->zero_copy()) return;
   json r = runner_->request({{"op", "fetch"}, {"ids", {id}}}, options_.launch_timeout_s);
-  if (!r.value("ok", false)) throw std::runtime_error("cannot read a buffer back from the python runner: " + r.value("error", std::string()));
+  if (!r.value("ok", false))
+    throw std::runtime_error("cannot read a buffer back from the python runner: " +
+                             r.value("error", std::string()));
   s.device_newer = false;
 }
 
@@ -86,8 +87,11 @@ void PythonDevice::download(void* dst, Buffer src, size_t bytes) {
 CompileResult PythonDevice::compile(const CompileRequest& request) {
   std::lock_guard lock(runner_->mutex());
   CompileResult res;
-  json q = {{"op", "compile"},          {"flavor", request.flavor}, {"mode", request.mode},
-            {"file", request.source.string()}, {"symbol", request.entry}};
+  json q = {{"op", "compile"},
+            {"flavor", request.flavor},
+            {"mode", request.mode},
+            {"file", request.source.string()},
+            {"symbol", request.entry}};
   json reply;
   auto t0 = std::chrono::steady_clock::now();
   uint64_t id = runner_->compile(q, options_.compile_timeout_s, &reply);
@@ -109,7 +113,8 @@ LaunchResult PythonDevice::launch(uint64_t, const std::vector<KernelArg>&, const
   return failed("a python entry has no kernel mode");
 }
 
-TimedResult PythonDevice::timed_launch(uint64_t, const std::vector<KernelArg>&, const LaunchConfig&, bool, int) {
+TimedResult PythonDevice::timed_launch(uint64_t, const std::vector<KernelArg>&, const LaunchConfig&,
+                                       bool, int) {
   return TimedResult{failed("a python entry has no kernel mode"), 0};
 }
 
@@ -120,14 +125,20 @@ json PythonDevice::call_request(uint64_t module, const LauncherArgs& args, std::
   if (!child) return nullptr;
   json tensors = json::array(), stage = json::array();
   for (const TensorArg& t : args.tensors) {
-    tensors.push_back({{"name", t.name}, {"buffer", t.buffer.id}, {"dtype", t.dtype},
-                       {"shape", t.shape}, {"role", role_name(t.role)}});
+    tensors.push_back({{"name", t.name},
+                       {"buffer", t.buffer.id},
+                       {"dtype", t.dtype},
+                       {"shape", t.shape},
+                       {"role", role_name(t.role)}});
     State& s = buffers_[t.buffer.id];
     bool stale = s.host_newer || s.generation != runner_->generation();
     if (stale && !runner_->zero_copy()) stage.push_back(t.buffer.id);
   }
-  return {{"module", *child},          {"tensors", tensors}, {"params", scalars(args.params)},
-          {"init_args", scalars(args.init_args)}, {"stage_in", stage}};
+  return {{"module", *child},
+          {"tensors", tensors},
+          {"params", scalars(args.params)},
+          {"init_args", scalars(args.init_args)},
+          {"stage_in", stage}};
 }
 
 LaunchResult PythonDevice::result_of(const json& reply) const {
@@ -154,7 +165,8 @@ LaunchResult PythonDevice::call(uint64_t module, const LauncherArgs& args) {
   return result_of(reply);
 }
 
-TimedResult PythonDevice::timed_call(uint64_t module, const LauncherArgs& args, bool flush, int repeat) {
+TimedResult PythonDevice::timed_call(uint64_t module, const LauncherArgs& args, bool flush,
+                                     int repeat) {
   std::lock_guard lock(runner_->mutex());
   std::string error;
   json q = call_request(module, args, &error);

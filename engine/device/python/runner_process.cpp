@@ -16,8 +16,8 @@
 #include <thread>
 
 #include "engine/device/python/find_python.h"
-#include "engine/ipc/child_status.h"
 #include "engine/device/remote/protocol.h"
+#include "engine/ipc/child_status.h"
 
 extern char** environ;
 
@@ -42,7 +42,8 @@ std::string RunnerProcess::start() {
     python = c.path;
   }
   std::filesystem::path script = options_.script.empty() ? find_runner_script() : options_.script;
-  if (script.empty()) return "the python runner script kta_runner.py was not found (set KTA_RUNNER)";
+  if (script.empty())
+    return "the python runner script kta_runner.py was not found (set KTA_RUNNER)";
   int sv[2];
   if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
     return std::string("cannot create the runner socket: ") + std::strerror(errno);
@@ -83,8 +84,9 @@ std::string RunnerProcess::start() {
   ++generation_;
   ++stats_.starts;
   std::string failure;
-  auto hello = exchange({{"op", "hello"}, {"version", options_.protocol_version}, {"device", options_.device}},
-                        options_.start_timeout_s, -1, &failure);
+  auto hello = exchange(
+      {{"op", "hello"}, {"version", options_.protocol_version}, {"device", options_.device}},
+      options_.start_timeout_s, -1, &failure);
   if (!hello || !hello->value("ok", false)) {
     std::string why = hello ? hello->value("error", std::string("no reply")) : failure;
     stop();
@@ -102,11 +104,13 @@ std::string RunnerProcess::start() {
     auto r = exchange({{"op", "alloc"}, {"id", id}, {"bytes", s.bytes}}, 30, s.fd, &failure);
     if (!r || !r->value("ok", false)) {
       stop();
-      return "the python runner cannot map buffer memory: " + (r ? r->value("error", std::string()) : failure);
+      return "the python runner cannot map buffer memory: " +
+             (r ? r->value("error", std::string()) : failure);
     }
     s.mapped = generation_;
   }
-  stats_.start_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  stats_.start_seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return {};
 }
 
@@ -167,7 +171,8 @@ std::optional<json> RunnerProcess::exchange(const json& q, double timeout_s, int
   if (!remote::send_message(socket_, q, fd)) return gone(reap());
   auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return gone("timeout after " + ipc::seconds_text(timeout_s) + " s");
     pollfd p{socket_, POLLIN, 0};
     int n = poll(&p, 1, int(std::min<long>(left.count(), 1000)));
@@ -187,7 +192,8 @@ std::optional<json> RunnerProcess::exchange(const json& q, double timeout_s, int
 }
 
 json RunnerProcess::request(const json& q, double timeout_s) {
-  if (std::string why = ensure(); !why.empty()) return {{"ok", false}, {"error", why}, {"start_failed", true}};
+  if (std::string why = ensure(); !why.empty())
+    return {{"ok", false}, {"error", why}, {"start_failed", true}};
   std::string failure;
   auto r = exchange(q, timeout_s, -1, &failure);
   if (!r) return lost(failure);
@@ -201,8 +207,10 @@ uint64_t RunnerProcess::alloc(size_t bytes) {
   if (pid_ > 0) {
     std::string failure;
     auto r = exchange({{"op", "alloc"}, {"id", id}, {"bytes", bytes}}, 30, s.fd, &failure);
-    if (r && r->value("ok", false)) s.mapped = generation_;
-    else stop();  // the next request starts a child that maps every buffer
+    if (r && r->value("ok", false))
+      s.mapped = generation_;
+    else
+      stop();  // the next request starts a child that maps every buffer
   }
   buffers_[id] = s;
   return id;
@@ -250,7 +258,8 @@ std::optional<int64_t> RunnerProcess::module_id(uint64_t id, double timeout_s, s
   if (m.generation == generation_) return m.child_id;
   json r = request(m.request, timeout_s);
   if (!r.value("ok", false)) {
-    *error = "cannot reload the module in a fresh python runner: " + r.value("error", std::string());
+    *error =
+        "cannot reload the module in a fresh python runner: " + r.value("error", std::string());
     return std::nullopt;
   }
   m.child_id = r.value("module", int64_t(0));

@@ -15,22 +15,21 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "engine/ipc/shared_buffer.h"
 
 namespace kta::engine {
 
 struct RunnerOptions {
-  std::string device = "cpu";        // "cpu" (torch on the host) or "hip:N" (torch's cuda:N)
-  std::string python;                // empty: find_python()
-  std::filesystem::path script;      // empty: find_runner_script()
-  double start_timeout_s = 120;      // start-up: interpreter, `import torch`, device set-up
-  int protocol_version = 1;          // what the engine speaks; tests change it
+  std::string device = "cpu";    // "cpu" (torch on the host) or "hip:N" (torch's cuda:N)
+  std::string python;            // empty: find_python()
+  std::filesystem::path script;  // empty: find_runner_script()
+  double start_timeout_s = 120;  // start-up: interpreter, `import torch`, device set-up
+  int protocol_version = 1;      // what the engine speaks; tests change it
 };
 
 // Counters for benchmarks and reports: how often the child started and what that cost.
@@ -63,7 +62,7 @@ class RunnerProcess {
   // The child's id of an engine-side module, recompiling it in a fresh child when needed.
   std::optional<int64_t> module_id(uint64_t id, double timeout_s, std::string* error);
 
-  bool zero_copy() const { return zero_copy_; }  // the child's tensors are the shared memory
+  bool zero_copy() const { return zero_copy_; }        // the child's tensors are the shared memory
   uint64_t generation() const { return generation_; }  // bumped by every start
   const nlohmann::json& hello() const { return hello_; }
   RunnerStats stats() const { return stats_; }

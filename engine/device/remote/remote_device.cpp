@@ -20,8 +20,8 @@
 #include "engine/device/cpu/kernel_build.h"
 #include "engine/device/cpu/subprocess.h"
 #include "engine/device/remote/asan_report.h"
-#include "engine/ipc/child_status.h"
 #include "engine/device/remote/protocol.h"
+#include "engine/ipc/child_status.h"
 
 #ifndef KTA_DEFAULT_WORKER
 #define KTA_DEFAULT_WORKER "kta-worker"
@@ -236,8 +236,8 @@ Buffer RemoteDevice::alloc(size_t bytes) {
     std::string failure;
     // "fresh": the memory is all zeros, so the worker zero-fills the device copy instead of
     // copying zeros across (a page-faulting host-to-device copy per allocation).
-    auto r = request({{"op", "map"}, {"id", id}, {"bytes", bytes}, {"fresh", true}}, 30, &failure,
-                     s.fd);
+    auto r =
+        request({{"op", "map"}, {"id", id}, {"bytes", bytes}, {"fresh", true}}, 30, &failure, s.fd);
     if (r && !r->value("ok", false)) {
       buffers_.erase(id);
       ipc::release_shared_buffer(s);
@@ -386,7 +386,8 @@ TimedResult RemoteDevice::run_module(uint64_t module, json q, double timeout_s, 
 
 LaunchResult RemoteDevice::launch(uint64_t module, const std::vector<KernelArg>& args,
                                   const LaunchConfig& config) {
-  return run_module(module, {{"op", "launch"}, {"args", to_json(args)}, {"config", to_json(config)}},
+  return run_module(module,
+                    {{"op", "launch"}, {"args", to_json(args)}, {"config", to_json(config)}},
                     options_.launch_timeout_s, false)
       .status;
 }

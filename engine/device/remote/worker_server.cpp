@@ -210,21 +210,21 @@ class Server {
                                                 launch_config_from_json(q.at("config")))));
     }
     if (op == "call") {
-      return to_json(with_limit(
-          device().call(q.at("module").get<uint64_t>(), translate(launcher_args_from_json(q.at("args"))))));
+      return to_json(with_limit(device().call(q.at("module").get<uint64_t>(),
+                                              translate(launcher_args_from_json(q.at("args"))))));
     }
     if (op == "timed_launch") {
-      TimedResult t =
-          device().timed_launch(q.at("module").get<uint64_t>(), translate(kernel_args_from_json(q.at("args"))),
-                                launch_config_from_json(q.at("config")), q.at("flush").get<bool>(),
-                                q.at("repeat").get<int>());
+      TimedResult t = device().timed_launch(q.at("module").get<uint64_t>(),
+                                            translate(kernel_args_from_json(q.at("args"))),
+                                            launch_config_from_json(q.at("config")),
+                                            q.at("flush").get<bool>(), q.at("repeat").get<int>());
       t.status = with_limit(t.status);
       return to_json(t);
     }
     if (op == "timed_call") {
-      TimedResult t =
-          device().timed_call(q.at("module").get<uint64_t>(), translate(launcher_args_from_json(q.at("args"))),
-                              q.at("flush").get<bool>(), q.at("repeat").get<int>());
+      TimedResult t = device().timed_call(q.at("module").get<uint64_t>(),
+                                          translate(launcher_args_from_json(q.at("args"))),
+                                          q.at("flush").get<bool>(), q.at("repeat").get<int>());
       t.status = with_limit(t.status);
       return to_json(t);
     }

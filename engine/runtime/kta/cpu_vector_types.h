@@ -3,21 +3,13 @@
 #pragma once
 
 #define KTA_VEC1(T, N) \
-  struct N##1 {        \
-    T x;               \
-  };
-#define KTA_VEC2(T, N)                                  \
-  struct __attribute__((aligned(2 * sizeof(T)))) N##2 { \
-    T x, y;                                             \
-  };
+  struct N##1 { T x; };
+#define KTA_VEC2(T, N) \
+  struct __attribute__((aligned(2 * sizeof(T)))) N##2 { T x, y; };
 #define KTA_VEC3(T, N) \
-  struct N##3 {        \
-    T x, y, z;         \
-  };
-#define KTA_VEC4(T, N)                                                            \
-  struct __attribute__((aligned(4 * sizeof(T) > 16 ? 16 : 4 * sizeof(T)))) N##4 { \
-    T x, y, z, w;                                                                 \
-  };
+  struct N##3 { T x, y, z; };
+#define KTA_VEC4(T, N) \
+  struct __attribute__((aligned(4 * sizeof(T) > 16 ? 16 : 4 * sizeof(T)))) N##4 { T x, y, z, w; };
 #define KTA_VEC_MAKE(T, N)                                          \
   inline N##1 make_##N##1(T x) { return N##1 {x}; }                 \
   inline N##2 make_##N##2(T x, T y) { return N##2 {x, y}; }         \

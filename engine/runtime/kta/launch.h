@@ -12,7 +12,15 @@ extern "C" {
 #endif
 
 enum kta_dtype {
-  KTA_F16 = 0, KTA_BF16, KTA_F32, KTA_F64, KTA_I8, KTA_I32, KTA_I64, KTA_U8, KTA_BOOL
+  KTA_F16 = 0,
+  KTA_BF16,
+  KTA_F32,
+  KTA_F64,
+  KTA_I8,
+  KTA_I32,
+  KTA_I64,
+  KTA_U8,
+  KTA_BOOL
 };
 
 #define KTA_MAX_DIMS 8
@@ -21,7 +29,7 @@ enum kta_dtype {
 typedef struct kta_tensor {
   const char* name;
   void* data;
-  int32_t dtype;          /* enum kta_dtype */
+  int32_t dtype; /* enum kta_dtype */
   int32_t ndim;
   int64_t shape[KTA_MAX_DIMS];
 } kta_tensor;
@@ -35,12 +43,12 @@ typedef struct kta_param {
 } kta_param;
 
 typedef struct kta_call {
-  int32_t abi_version;    /* KTA_ABI_VERSION */
+  int32_t abi_version; /* KTA_ABI_VERSION */
   int32_t num_tensors;
-  const kta_tensor* tensors;  /* in the task's declaration order */
+  const kta_tensor* tensors; /* in the task's declaration order */
   int32_t num_params;
-  const kta_param* params;    /* in the task's declaration order */
-  void* stream;               /* hipStream_t to launch on */
+  const kta_param* params; /* in the task's declaration order */
+  void* stream;            /* hipStream_t to launch on */
 } kta_call;
 
 #define KTA_ABI_VERSION 1

@@ -102,9 +102,9 @@ class HipDevice : public Device {
   unsigned flush_round_ = 0;
   std::unique_ptr<Module> guard_;  // compiled on first use; stays null if that failed
   bool guard_tried_ = false;
-  double clock_hz_ = 0;                      // max SM clock, for the guard's cycle count
-  std::vector<double> enqueue_seconds_;      // the host's recent enqueue times, newest last
-  std::string lost_;  // set once a sticky GPU error poisoned the context
+  double clock_hz_ = 0;                  // max SM clock, for the guard's cycle count
+  std::vector<double> enqueue_seconds_;  // the host's recent enqueue times, newest last
+  std::string lost_;                     // set once a sticky GPU error poisoned the context
   std::unique_ptr<ClockReader> clocks_;
 };
 

@@ -82,8 +82,7 @@ void HipDevice::enqueue_guard(hipStream_t stream) {
 
 void HipDevice::note_enqueue(double host_seconds) {
   enqueue_seconds_.push_back(host_seconds);
-  if (enqueue_seconds_.size() > kEnqueueHistory)
-    enqueue_seconds_.erase(enqueue_seconds_.begin());
+  if (enqueue_seconds_.size() > kEnqueueHistory) enqueue_seconds_.erase(enqueue_seconds_.begin());
 }
 
 void HipDevice::flush_l2() {

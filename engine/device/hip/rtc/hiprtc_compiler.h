@@ -12,7 +12,7 @@
 namespace kta::engine::hip {
 
 struct RtcRequest {
-  std::filesystem::path source;  // the kernel's file (its name labels diagnostics)
+  std::filesystem::path source;      // the kernel's file (its name labels diagnostics)
   std::string entry;                 // kernel name, may be a template-id ("scale<float>")
   std::vector<KernelArg> signature;  // declared parameter types; checked in the compiler
   CompileOptions options;
