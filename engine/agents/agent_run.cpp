@@ -177,45 +177,24 @@ AgentRun run_command_agent(const TaskJob& job, const fs::path& workspace,
   return run;
 }
 
-nlohmann::json agent_run_json(const AgentRun& run) {
-  nlohmann::json j;
-  j["status"] = run.ran ? run.process.status() : run.error;
-  j["wall_seconds"] = run.process.wall_seconds;
-  if (run.process.exit_code) j["exit_code"] = *run.process.exit_code;
-  if (run.process.signal) j["signal"] = *run.process.signal;
-  j["timed_out"] = run.process.timed_out;
-  j["tokens"] = usage_json(run.usage);
-  j["changed_files"] = run.changes.editable_changed;
-  j["unchanged"] = run.changes.unchanged;
-  nlohmann::json ignored = nlohmann::json::array();
+AgentRecord agent_record(const AgentRun& run) {
+  AgentRecord a;
+  a.status = run.ran ? run.process.status() : run.error;
+  a.wall_seconds = run.process.wall_seconds;
+  a.exit_code = run.process.exit_code;
+  a.signal = run.process.signal;
+  a.timed_out = run.process.timed_out;
+  a.tokens = run.usage;
+  a.changed_files = run.changes.editable_changed;
+  a.unchanged = run.changes.unchanged;
   for (const auto& n : run.notes)
-    if (n != "candidate unchanged from the baseline") ignored.push_back(n);
-  j["ignored_writes"] = ignored;
-  j["sandbox"] = run.sandboxed ? "bwrap" : "none";
-  if (!run.sandbox_note.empty()) j["sandbox_note"] = run.sandbox_note;
-  j["network"] = run.network;
-  j["log"] = run.log.generic_string();
-  j["prompt"] = run.prompt.generic_string();
-  return j;
-}
-
-void apply_agent_record(const nlohmann::json& a, TaskOutcome& out) {
-  if (!a.is_object()) return;
-  out.agent_status = a.value("status", "");
-  out.agent_seconds = a.value("wall_seconds", 0.0);
-  out.agent_exit = a.value("exit_code", a.value("timed_out", false) ? -1 : 0);
-  if (a.contains("signal")) out.agent_exit = -1;
-  AgentUsage u = usage_from_json(a.value("tokens", nlohmann::json::object()));
-  out.input_tokens = u.input_tokens;
-  out.output_tokens = u.output_tokens;
-  out.cost_usd = u.cost_usd;
-  out.candidate_unchanged = a.value("unchanged", false);
-  out.changed_files = a.value("changed_files", std::vector<std::string>{});
-  out.ignored_writes = a.value("ignored_writes", std::vector<std::string>{});
-  out.sandbox = a.value("sandbox", "");
-  out.agent_network = a.value("network", true);
-  out.agent_log = a.value("log", "");
-  out.agent_prompt = a.value("prompt", "");
+    if (n != "candidate unchanged from the baseline") a.ignored_writes.push_back(n);
+  a.sandbox = run.sandboxed ? "bwrap" : "none";
+  a.sandbox_note = run.sandbox_note;
+  a.network = run.network;
+  a.log = run.log.generic_string();
+  a.prompt = run.prompt.generic_string();
+  return a;
 }
 
 }  // namespace kta::engine

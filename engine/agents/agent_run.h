@@ -5,7 +5,6 @@
 
 #include <chrono>
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,7 +13,7 @@
 #include "engine/agents/usage.h"
 #include "engine/agents/workspace.h"
 #include "engine/plan/plan.h"
-#include "engine/score/score.h"
+#include "engine/results/step_reports.h"
 
 namespace kta::engine {
 
@@ -45,9 +44,7 @@ struct AgentRun {
 AgentRun run_command_agent(const TaskJob& job, const std::filesystem::path& workspace,
                            const AgentRunOptions& options);
 
-nlohmann::json agent_run_json(const AgentRun& run);
-
-// Copies a recorded agent_run_json into the job's outcome (agent time, status, tokens, ...).
-void apply_agent_record(const nlohmann::json& agent, TaskOutcome& out);
+// What the prepare step records of the run.
+AgentRecord agent_record(const AgentRun& run);
 
 }  // namespace kta::engine

@@ -88,25 +88,4 @@ AgentUsage parse_usage_file(const std::filesystem::path& log) {
   return parse_usage(in);
 }
 
-nlohmann::json usage_json(const AgentUsage& u) {
-  json j = json::object();
-  if (u.input_tokens) j["input_tokens"] = *u.input_tokens;
-  if (u.output_tokens) j["output_tokens"] = *u.output_tokens;
-  if (u.cache_read_tokens) j["cache_read_tokens"] = *u.cache_read_tokens;
-  if (u.cache_write_tokens) j["cache_write_tokens"] = *u.cache_write_tokens;
-  if (u.cost_usd) j["cost_usd"] = *u.cost_usd;
-  return j;
-}
-
-AgentUsage usage_from_json(const nlohmann::json& j) {
-  AgentUsage u;
-  if (!j.is_object()) return u;
-  u.input_tokens = count(j, {"input_tokens"});
-  u.output_tokens = count(j, {"output_tokens"});
-  u.cache_read_tokens = count(j, {"cache_read_tokens"});
-  u.cache_write_tokens = count(j, {"cache_write_tokens"});
-  if (j.contains("cost_usd") && j["cost_usd"].is_number()) u.cost_usd = j["cost_usd"].get<double>();
-  return u;
-}
-
 }  // namespace kta::engine

@@ -13,7 +13,7 @@
 #include "engine/agents/command_line.h"
 #include "engine/agents/process.h"
 #include "engine/cli/commands.h"
-#include "engine/results/export.h"
+#include "engine/report/export.h"
 #include "lang/load.h"
 
 namespace kta::cli {

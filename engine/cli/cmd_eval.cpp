@@ -18,8 +18,8 @@
 #include "engine/execute/executor.h"
 #include "engine/execute/reference_cache.h"
 #include "engine/plan/compile.h"
+#include "engine/report/export.h"
 #include "engine/report/summary.h"
-#include "engine/results/export.h"
 #include "kta_version.h"
 #include "lang/load.h"
 #if KTA_HAVE_ANALYZERS
@@ -80,7 +80,7 @@ engine::AuditHook audit_hook() {
         hip.push_back(f);
     }
     auto audits = analyzers::audit_files(hip, o);
-    engine::AuditReport r;
+    engine::AuditVerdict r;
     r.ran = true;
     std::map<std::string, int> by_check;
     for (const auto& a : audits) {
@@ -96,7 +96,7 @@ engine::AuditHook audit_hook() {
       for (const auto& [c, n] : by_check) checks += (checks.empty() ? "" : ", ") + c;
       r.summary = fmt::format("{} finding{} ({})", r.findings, r.findings == 1 ? "" : "s", checks);
     }
-    r.details = nlohmann::json::parse(analyzers::format_json(audits), nullptr, false);
+    r.details = engine::Json::parse(analyzers::format_json(audits), nullptr, false);
     if (job.task.gates.audit_fail_on)
       r.gate_failed = analyzers::reaches(audits, *job.task.gates.audit_fail_on);
     return r;

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "engine/results/export.h"
+#include "engine/report/export.h"
 
 namespace kta::engine {
 

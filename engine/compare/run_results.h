@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/score/score.h"
+#include "engine/results/task_outcome.h"
 
 namespace kta::engine {
 
@@ -21,7 +21,7 @@ struct RunInputError : std::runtime_error {
 struct RunResults {
   std::filesystem::path file;  // the results.json read
   std::string plan, plan_hash, device, started, kta_version;
-  std::vector<TaskOutcome> tasks;  // per-shape results are not loaded
+  std::vector<TaskOutcome> tasks;
 };
 
 // `path` is a run folder (its results.json is read) or a results.json file itself.

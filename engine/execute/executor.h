@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -15,7 +14,7 @@
 #include "engine/plan/plan.h"
 #include "engine/report/progress.h"
 #include "engine/results/store.h"
-#include "engine/score/score.h"
+#include "engine/results/task_outcome.h"
 
 namespace kta::engine {
 
@@ -26,16 +25,16 @@ namespace kta::engine {
 using DeviceFactory = std::function<std::unique_ptr<Device>(const std::string& role)>;
 inline const std::string kPythonSuffix = "-python";
 
-// What the audit hook reports for one candidate.
-struct AuditReport {
+// What the audit hook concludes for one candidate.
+struct AuditVerdict {
   bool ran = false;
   int findings = 0;
   bool gate_failed = false;  // the task's `audit_fail_on` level was reached
   std::string summary;       // one line, e.g. "2 warnings (kta-shape-literal)"
-  nlohmann::json details;    // the findings, for the results store
+  Json details;              // the findings, for the results store
 };
-using AuditHook =
-    std::function<AuditReport(const TaskJob& job, const std::vector<std::filesystem::path>& files)>;
+using AuditHook = std::function<AuditVerdict(const TaskJob& job,
+                                             const std::vector<std::filesystem::path>& files)>;
 
 struct ExecuteOptions {
   int jobs = 1;

@@ -38,8 +38,8 @@ JobRunner::JobRunner(const Plan& plan, const TaskJob& job, SharedStore& store,
 TaskOutcome JobRunner::run() {
   for (const auto& s : job_.steps) step(s);
   if (!job_.task.gates.min_speedup && outcome_.speedup > 0) outcome_.fast_enough = true;
-  if (heldout_candidate_ && heldout_baseline_) {
-    outcome_.quadrant = heldout_quadrant(*heldout_baseline_, *heldout_candidate_);
+  if (gates_.heldout_candidate && gates_.heldout_baseline) {
+    outcome_.quadrant = heldout_quadrant(*gates_.heldout_baseline, *gates_.heldout_candidate);
   }
   return outcome_;
 }
@@ -59,7 +59,7 @@ void JobRunner::step(const PlanStep& s) {
       options_.progress->step_finished(job_.id(), name, outcome_name(rec.outcome), rec.reason,
                                        rec.wall_seconds, true);
     }
-    apply(s.kind, rec, shapes);
+    apply(rec, std::move(shapes));
     return;
   }
   if (options_.progress) options_.progress->step_started(job_.id(), name);
@@ -82,12 +82,12 @@ void JobRunner::step(const PlanStep& s) {
   rec.task_hash = job_.task.content_hash;
   rec.agent = job_.agent_label;
   rec.repeat = job_.repeat;
-  rec.step = name;
+  rec.step = s.kind;
   rec.outcome = r.outcome;
   rec.reason = r.reason;
   rec.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (!profile_.empty()) r.payload["profile"] = profile_.json();
-  rec.payload = r.payload.dump();
+  r.payload.profile = profile_.seconds();
+  rec.payload = std::move(r.payload);
   {
     std::lock_guard lock(store_.mu);
     store_.store.record_step(rec, r.shapes);
@@ -96,7 +96,7 @@ void JobRunner::step(const PlanStep& s) {
     options_.progress->step_finished(job_.id(), name, outcome_name(rec.outcome), rec.reason,
                                      rec.wall_seconds, false);
   }
-  apply(s.kind, rec, r.shapes);
+  apply(rec, std::move(r.shapes));
 }
 
 StepResult JobRunner::run_step(StepKind kind) {
@@ -107,88 +107,44 @@ StepResult JobRunner::run_step(StepKind kind) {
     case StepKind::baseline_compile:
       return compile("baseline");
     case StepKind::candidate_compile:
-      if (!prepared_ok_) return skipped("candidate was not prepared");
+      if (!gates_.prepared) return skipped("candidate was not prepared");
       return compile("candidate");
     case StepKind::visible_correctness:
-      if (!candidate_ok_) return skipped("candidate did not compile");
+      if (!gates_.candidate_compiled) return skipped("candidate did not compile");
       return correctness(false);
     case StepKind::visible_performance:
-      if (!visible_correct_) return skipped("candidate is not correct on the visible shapes");
-      if (!baseline_ok_) return skipped("baseline did not compile");
+      if (!gates_.visible_correct) return skipped("candidate is not correct on the visible shapes");
+      if (!gates_.baseline_compiled) return skipped("baseline did not compile");
       return performance(false);
     case StepKind::audit:
-      if (!prepared_ok_) return skipped("candidate was not prepared");
+      if (!gates_.prepared) return skipped("candidate was not prepared");
       return audit();
     case StepKind::heldout_correctness:
-      if (!candidate_ok_) return skipped("candidate did not compile");
+      if (!gates_.candidate_compiled) return skipped("candidate did not compile");
       return correctness(true);
     case StepKind::heldout_performance:
-      if (!heldout_candidate_.value_or(false))
+      if (!gates_.heldout_candidate.value_or(false))
         return skipped("candidate is not correct on the held-out shapes");
-      if (!heldout_baseline_.value_or(false))
+      if (!gates_.heldout_baseline.value_or(false))
         return skipped("baseline is not correct on the held-out shapes");
       return performance(true);
   }
   return skipped("unknown step");
 }
 
-void JobRunner::apply(StepKind kind, const StepRecord& rec,
-                      const std::vector<ShapeRecord>& shapes) {
-  nlohmann::json p =
-      nlohmann::json::parse(rec.payload.empty() ? "{}" : rec.payload, nullptr, false);
-  if (p.is_discarded()) p = nlohmann::json::object();
-  bool ok = rec.outcome == StepOutcome::ok;
-  if (rec.outcome == StepOutcome::skip && p.value("unavailable", false)) {
+void JobRunner::apply(const StepRecord& rec, std::vector<ShapeRecord> shapes) {
+  if (rec.outcome == StepOutcome::skip && rec.payload.unavailable) {
     unavailable_ = rec.reason;
     outcome_.skipped = rec.reason;
   }
   if ((rec.outcome == StepOutcome::fail || rec.outcome == StepOutcome::error) &&
       outcome_.failure_reason.empty()) {
-    outcome_.failure_reason = rec.step + ": " + rec.reason;
+    outcome_.failure_reason = std::string(step_name(rec.step)) + ": " + rec.reason;
   }
-  switch (kind) {
-    case StepKind::prepare:
-      prepared_ok_ = ok;
-      if (p.contains("agent")) apply_agent_record(p["agent"], outcome_);
-      break;
-    case StepKind::baseline_compile:
-      baseline_ok_ = ok;
-      break;
-    case StepKind::candidate_compile:
-      candidate_ok_ = ok;
-      outcome_.compiled = ok;
-      break;
-    case StepKind::visible_correctness:
-      visible_correct_ = ok;
-      outcome_.correct = ok;
-      break;
-    case StepKind::visible_performance:
-      if (p.contains("speedup")) {
-        outcome_.speedup = p.value("speedup", 0.0);
-        outcome_.speedup_lo = p.value("speedup_lo", 0.0);
-        outcome_.speedup_hi = p.value("speedup_hi", 0.0);
-      }
-      outcome_.fast_enough = ok;
-      // Outputs of timed launches that fail the re-check make the candidate incorrect.
-      if (p.value("recheck_failed", false)) outcome_.correct = false;
-      break;
-    case StepKind::audit:
-      outcome_.audit_findings = p.value("findings", 0);
-      outcome_.audit_passed = rec.outcome != StepOutcome::fail;
-      break;
-    case StepKind::heldout_correctness:
-      if (p.contains("candidate_correct")) heldout_candidate_ = p["candidate_correct"].get<bool>();
-      if (p.contains("baseline_correct")) heldout_baseline_ = p["baseline_correct"].get<bool>();
-      outcome_.heldout_correct = heldout_candidate_;
-      outcome_.baseline_heldout_correct = heldout_baseline_;
-      break;
-    case StepKind::heldout_performance:
-      if (p.contains("speedup")) outcome_.heldout_speedup = p.value("speedup", 0.0);
-      break;
-  }
-  for (auto s : shapes) {
+  apply_report(rec);
+  for (auto& s : shapes) {
     // Exports and reports name held-out points by index only; their values stay in the db.
-    if (s.set == "heldout") {
+    if (s.set == PointSet::heldout) {
       auto it = std::find_if(job_.heldout.begin(), job_.heldout.end(),
                              [&](const model::ShapePoint& hp) { return hp == s.point; });
       s.point = {{"heldout", it == job_.heldout.end() ? -1 : it - job_.heldout.begin()}};
@@ -197,6 +153,58 @@ void JobRunner::apply(StepKind kind, const StepRecord& rec,
       s.first_bad_index = -1;
     }
     outcome_.shapes.push_back(std::move(s));
+  }
+}
+
+// The gate ledger and the outcome from one step's typed report.
+void JobRunner::apply_report(const StepRecord& rec) {
+  bool ok = rec.outcome == StepOutcome::ok;
+  const auto& report = rec.payload.report;
+  switch (rec.step) {
+    case StepKind::prepare:
+      gates_.prepared = ok;
+      if (const auto* p = std::get_if<PrepareReport>(&report); p && p->agent)
+        apply_agent_record(*p->agent, outcome_);
+      break;
+    case StepKind::baseline_compile:
+      gates_.baseline_compiled = ok;
+      break;
+    case StepKind::candidate_compile:
+      gates_.candidate_compiled = ok;
+      outcome_.compiled = ok;
+      break;
+    case StepKind::visible_correctness:
+      gates_.visible_correct = ok;
+      outcome_.correct = ok;
+      break;
+    case StepKind::visible_performance:
+      outcome_.fast_enough = ok;
+      if (const auto* p = std::get_if<PerformanceReport>(&report)) {
+        if (p->speedup) {
+          outcome_.speedup = p->speedup->estimate;
+          outcome_.speedup_lo = p->speedup->lo;
+          outcome_.speedup_hi = p->speedup->hi;
+        }
+        // Outputs of timed launches that fail the re-check make the candidate incorrect.
+        if (p->recheck_failed) outcome_.correct = false;
+      }
+      break;
+    case StepKind::audit:
+      if (const auto* a = std::get_if<AuditReport>(&report)) outcome_.audit_findings = a->findings;
+      outcome_.audit_passed = rec.outcome != StepOutcome::fail;
+      break;
+    case StepKind::heldout_correctness:
+      if (const auto* c = std::get_if<CorrectnessReport>(&report)) {
+        gates_.heldout_candidate = c->candidate_correct;
+        gates_.heldout_baseline = c->baseline_correct;
+      }
+      outcome_.heldout_correct = gates_.heldout_candidate;
+      outcome_.baseline_heldout_correct = gates_.heldout_baseline;
+      break;
+    case StepKind::heldout_performance:
+      if (const auto* p = std::get_if<PerformanceReport>(&report); p && p->speedup)
+        outcome_.heldout_speedup = p->speedup->estimate;
+      break;
   }
 }
 

@@ -5,7 +5,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,7 +28,7 @@ struct SharedStore {
 struct StepResult {
   StepOutcome outcome = StepOutcome::ok;
   std::string reason;
-  nlohmann::json payload = nlohmann::json::object();
+  StepPayload payload;
   std::vector<ShapeRecord> shapes;
 };
 
@@ -39,7 +38,15 @@ struct PointTiming {
   std::string reason;
   bool recheck_failed = false;
   ShapeRecord rec;
-  nlohmann::json clocks;  // per role SM/memory clocks of the samples (MHz); null when unreadable
+  std::optional<ShapeClocks> clocks;  // per role SM/memory clocks of the samples; unset: unreadable
+};
+
+// What the job's gates concluded so far, filled only from typed step records (so a resumed run
+// reaches the same state as an uninterrupted one).
+struct GateLedger {
+  bool prepared = false, baseline_compiled = false, candidate_compiled = false;
+  bool visible_correct = false;
+  std::optional<bool> heldout_baseline, heldout_candidate;
 };
 
 class InterleavedProtocol;
@@ -54,7 +61,8 @@ class JobRunner {
   // The step wrapper: resume or run, record, apply.
   void step(const PlanStep& s);
   StepResult run_step(StepKind kind);
-  void apply(StepKind kind, const StepRecord& rec, const std::vector<ShapeRecord>& shapes);
+  void apply(const StepRecord& rec, std::vector<ShapeRecord> shapes);
+  void apply_report(const StepRecord& rec);
 
   // Steps (each in its own file: step_*.cpp).
   StepResult prepare();
@@ -65,7 +73,8 @@ class JobRunner {
   PointTiming time_point(const Impl& base, const Impl& cand, const model::ShapePoint& point,
                          const std::string& label, bool heldout,
                          const InterleavedProtocol& protocol);
-  void speedup_verdict(const std::vector<double>& ratios, bool heldout, StepResult& r) const;
+  void speedup_verdict(const std::vector<double>& ratios, bool heldout, StepResult& r,
+                       PerformanceReport& report) const;
 
   // Devices and compiled implementations, made on first use and remade after a failure. Python
   // entries (torch, triton) run on the role's python runner device, HIP entries on its device.
@@ -116,10 +125,7 @@ class JobRunner {
   StepProfile profile_;  // the running step's phases
   std::string compile_log_;
 
-  // Gate state, derived from step records (so a resumed run reaches the same state).
-  bool prepared_ok_ = false, baseline_ok_ = false, candidate_ok_ = false;
-  bool visible_correct_ = false;
-  std::optional<bool> heldout_baseline_, heldout_candidate_;
+  GateLedger gates_;
   TaskOutcome outcome_;
 };
 

@@ -19,10 +19,8 @@ StepResult JobRunner::audit() {
     return r;
   }
   if (!prepared_) prepared_ = prepare_candidate(job_, workspace_);
-  AuditReport a = options_.audit(job_, prepared_->files);
-  r.payload["findings"] = a.findings;
-  r.payload["summary"] = a.summary;
-  if (!a.details.is_null()) r.payload["details"] = a.details;
+  AuditVerdict a = options_.audit(job_, prepared_->files);
+  r.payload.report = AuditReport{a.findings, a.summary, a.details};
   if (!a.ran) {
     r.outcome = StepOutcome::error;
     r.reason = a.summary.empty() ? "audit did not run" : a.summary;

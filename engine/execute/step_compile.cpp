@@ -55,21 +55,22 @@ StepResult JobRunner::compile(const std::string& role) {
   if (!done && !unavailable_.empty()) {
     r.outcome = StepOutcome::skip;
     r.reason = unavailable_;
-    r.payload["unavailable"] = true;
+    r.payload.unavailable = true;
     return r;
   }
+  CompileReport report;
   if (done) {
     // What the role runs on: name, architecture, clocks, versions, and (hip) what opening took.
     DeviceInfo info = done->device->info();
-    r.payload["device"] = {{"name", info.name}, {"kind", info.kind}, {"details", info.details}};
-  }
-  if (!done) {
+    report.device = DeviceRecord{info.name, info.kind, info.details};
+  } else {
     r.outcome = StepOutcome::fail;
     r.reason = error;
-    std::string log = compile_log_;
-    if (log.size() > 20000) log = log.substr(0, 20000) + "\n... (log truncated)";
-    r.payload["log"] = log;
+    report.log = compile_log_;
+    if (report.log.size() > 20000)
+      report.log = report.log.substr(0, 20000) + "\n... (log truncated)";
   }
+  r.payload.report = std::move(report);
   return r;
 }
 

@@ -94,7 +94,7 @@ StepResult JobRunner::correctness(bool heldout) {
   StepResult r;
   const auto& points = heldout ? job_.heldout : job_.visible;
   std::vector<std::string> roles = {"candidate"};
-  if (heldout && baseline_ok_) roles.insert(roles.begin(), "baseline");
+  if (heldout && gates_.baseline_compiled) roles.insert(roles.begin(), "baseline");
   std::map<std::string, std::string> first_failure;
   std::map<std::string, bool> launch_dead;
   int checked = 0, failed = 0;
@@ -130,7 +130,7 @@ StepResult JobRunner::correctness(bool heldout) {
           continue;
         }
         ShapeRecord rec;
-        rec.set = heldout ? "heldout" : "visible";
+        rec.set = heldout ? PointSet::heldout : PointSet::visible;
         rec.point = points[i];
         rec.seed = static_cast<uint64_t>(seed);
         CheckResult c;
@@ -187,17 +187,15 @@ StepResult JobRunner::correctness(bool heldout) {
     }
   }
   bool cand_ok = !first_failure.count("candidate");
-  r.payload["checked"] = checked;
-  r.payload["failed"] = failed;
-  if (heldout) {
-    r.payload["candidate_correct"] = cand_ok;
-    if (std::find(roles.begin(), roles.end(), "baseline") != roles.end()) {
-      r.payload["baseline_correct"] = !first_failure.count("baseline");
-      if (first_failure.count("baseline")) r.payload["baseline_reason"] = first_failure["baseline"];
-    }
-  } else {
-    r.payload["correct"] = cand_ok;
+  CorrectnessReport report;
+  report.checked = checked;
+  report.failed = failed;
+  report.candidate_correct = cand_ok;
+  if (heldout && std::find(roles.begin(), roles.end(), "baseline") != roles.end()) {
+    report.baseline_correct = !first_failure.count("baseline");
+    if (first_failure.count("baseline")) report.baseline_reason = first_failure["baseline"];
   }
+  r.payload.report = std::move(report);
   if (!cand_ok) {
     r.outcome = StepOutcome::fail;
     r.reason = first_failure["candidate"];

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <memory>
 #include <optional>
+#include <span>
 
 #include "engine/execute/job_runner.h"
 #include "engine/execute/judge.h"
@@ -35,7 +36,7 @@ Sample to_sample(const TimedResult& t) {
 }
 
 // The GPU clocks read after each timed sample of one role (0: not readable, never recorded).
-class RoleClocks {
+class ClockReadings {
  public:
   void add(const TimedResult& t) {
     if (t.sm_clock_mhz > 0) sm_.push_back(t.sm_clock_mhz);
@@ -43,25 +44,17 @@ class RoleClocks {
   }
   bool empty() const { return sm_.empty(); }
   // Over the last `counted` readings: the protocol counts the samples after its warm-up.
-  nlohmann::json summary(int counted) const {
-    std::vector<double> sm = last(sm_, counted), mem = last(mem_, counted);
-    nlohmann::json j = {{"sm_median", median(sm)},
-                        {"sm_min", *std::min_element(sm.begin(), sm.end())},
-                        {"sm_max", *std::max_element(sm.begin(), sm.end())},
-                        {"samples", sm.size()}};
-    if (!mem.empty()) j["mem_median"] = median(mem);
-    return j;
+  RoleClocks summary(int counted) const {
+    Stats sm = summarize(last(sm_, counted));
+    RoleClocks c{sm.median, sm.min, sm.max, sm.n, std::nullopt};
+    if (!mem_.empty()) c.mem_median = summarize(last(mem_, counted)).median;
+    return c;
   }
 
  private:
-  static std::vector<double> last(const std::vector<double>& v, int n) {
+  static std::span<const double> last(const std::vector<double>& v, int n) {
     size_t keep = n > 0 ? std::min(v.size(), size_t(n)) : v.size();
-    return {v.end() - static_cast<std::ptrdiff_t>(keep), v.end()};
-  }
-  static double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    return std::span<const double>(v).last(keep);
   }
   std::vector<double> sm_, mem_;
 };
@@ -70,10 +63,10 @@ class RoleClocks {
 // a launch-bound kernel's time follows the SM clock.
 constexpr double kClockMismatch = 0.02;
 
-std::optional<nlohmann::json> clock_note(const nlohmann::json& clocks, const std::string& label) {
-  if (clocks.is_null()) return std::nullopt;
-  double a = clocks["baseline"]["sm_median"].get<double>();
-  double b = clocks["candidate"]["sm_median"].get<double>();
+std::optional<Note> clock_note(const std::optional<ShapeClocks>& clocks, const std::string& label) {
+  if (!clocks) return std::nullopt;
+  double a = clocks->baseline.sm_median;
+  double b = clocks->candidate.sm_median;
   double apart = std::abs(a - b) / std::max(a, b);
   if (apart <= kClockMismatch) return std::nullopt;
   char buf[200];
@@ -81,7 +74,7 @@ std::optional<nlohmann::json> clock_note(const nlohmann::json& clocks, const std
                 "median SM clock %.0f MHz (baseline) vs %.0f MHz (candidate) at %s, %.1f%% "
                 "apart: the comparison is suspect",
                 a, b, label.c_str(), 100 * apart);
-  return nlohmann::json{{"name", "clock_mismatch"}, {"text", buf}};
+  return Note{"clock_mismatch", buf};
 }
 
 // Within measurement noise of the target counts as meeting it.
@@ -96,7 +89,7 @@ PointTiming JobRunner::time_point(const Impl& base, const Impl& cand,
                                   bool heldout, const InterleavedProtocol& protocol) {
   const auto& task = job_.task;
   PointTiming pt;
-  pt.rec.set = heldout ? "heldout" : "visible";
+  pt.rec.set = heldout ? PointSet::heldout : PointSet::visible;
   pt.rec.point = point;
   bool flush = task.timing.mode == model::Timing::Mode::cold;
   bool has_inout = std::any_of(task.tensors.begin(), task.tensors.end(),
@@ -135,7 +128,7 @@ PointTiming JobRunner::time_point(const Impl& base, const Impl& cand,
     repeat_b = batch_repeat([&](int n) { return to_sample(cs[0]->timed(cand, false, n)); });
   }
   int na = 0, nb = 0, last = 0;
-  RoleClocks clocks_a, clocks_b;
+  ClockReadings clocks_a, clocks_b;
   auto sample_a = [&] {
     int k = na++ % kInputSets;
     if (has_inout) bs[k]->upload_inputs(*in[k]);
@@ -163,7 +156,7 @@ PointTiming JobRunner::time_point(const Impl& base, const Impl& cand,
     m = protocol.run(sample_a, sample_b);
   }
   if (!clocks_a.empty() && !clocks_b.empty())
-    pt.clocks = {{"baseline", clocks_a.summary(m.a.n)}, {"candidate", clocks_b.summary(m.b.n)}};
+    pt.clocks = ShapeClocks{clocks_a.summary(m.a.n), clocks_b.summary(m.b.n)};
   if (m.failed) {
     pt.outcome = StepOutcome::fail;
     pt.reason = "timed launch failed at " + label + ": " +
@@ -239,17 +232,17 @@ StepResult JobRunner::performance(bool heldout) {
   DeviceInfo info = cand->device->info();
   InterleavedProtocol protocol(task.timing, TimerResolution{info.kind == "hip" ? 1e-6 : 0.0});
   std::vector<double> ratios;
-  bool recheck_failed = false;
-  nlohmann::json clocks = nlohmann::json::array(), notes = nlohmann::json::array();
+  PerformanceReport report;
+  std::vector<std::optional<ShapeClocks>> clocks;
   for (size_t i = 0; i < points.size(); ++i) {
     std::string label = point_label(points, i, heldout);
     PointTiming pt = time_point(*base, *cand, points[i], label, heldout, protocol);
-    recheck_failed = recheck_failed || pt.recheck_failed;
+    report.recheck_failed = report.recheck_failed || pt.recheck_failed;
     if (pt.rec.speedup) {
       ratios.push_back(*pt.rec.speedup);
       r.shapes.push_back(pt.rec);
       clocks.push_back(pt.clocks);
-      if (auto note = clock_note(pt.clocks, label)) notes.push_back(*note);
+      if (auto note = clock_note(pt.clocks, label)) report.notes.push_back(*note);
     }
     if (pt.outcome != StepOutcome::ok) {
       r.outcome = pt.outcome;
@@ -261,38 +254,32 @@ StepResult JobRunner::performance(bool heldout) {
       break;
     }
   }
-  r.payload["recheck_failed"] = recheck_failed;
   // Clocks only where some shape read them: absent, never zeros, on devices that cannot.
-  if (std::any_of(clocks.begin(), clocks.end(), [](const auto& c) { return !c.is_null(); }))
-    r.payload["clocks"] = clocks;
-  if (!notes.empty()) r.payload["notes"] = notes;
+  if (std::any_of(clocks.begin(), clocks.end(), [](const auto& c) { return c.has_value(); }))
+    report.clocks = std::move(clocks);
   // Achieved bandwidth as a share of the device's measured copy peak, per timed shape.
   if (info.peak_bandwidth > 0 && task.bytes) {
-    r.payload["peak_bandwidth"] = info.peak_bandwidth;
-    nlohmann::json pct = nlohmann::json::array();
-    for (const auto& rec : r.shapes) {
-      pct.push_back(rec.throughput ? 100.0 * *rec.throughput / info.peak_bandwidth : 0.0);
-    }
-    r.payload["percent_of_peak"] = pct;
+    report.peak_bandwidth = info.peak_bandwidth;
+    for (const auto& rec : r.shapes)
+      report.percent_of_peak.push_back(
+          rec.throughput ? 100.0 * *rec.throughput / info.peak_bandwidth : 0.0);
   }
-  if (ratios.empty() || r.outcome != StepOutcome::ok) return r;
-  speedup_verdict(ratios, heldout, r);
+  if (!ratios.empty() && r.outcome == StepOutcome::ok) speedup_verdict(ratios, heldout, r, report);
+  r.payload.report = std::move(report);
   return r;
 }
 
 // Task speedup (geomean with a bootstrap interval) and the performance gate.
-void JobRunner::speedup_verdict(const std::vector<double>& ratios, bool heldout,
-                                StepResult& r) const {
+void JobRunner::speedup_verdict(const std::vector<double>& ratios, bool heldout, StepResult& r,
+                                PerformanceReport& report) const {
   const auto& task = job_.task;
   std::string h = ContentHasher().field("ci", job_.id()).hex();
   Interval ci = geomean_ci(ratios, std::stoull(h.substr(0, 16), nullptr, 16));
-  r.payload["speedup"] = ci.estimate;
-  r.payload["speedup_lo"] = ci.lo;
-  r.payload["speedup_hi"] = ci.hi;
-  r.payload["shapes"] = ratios.size();
+  report.speedup = SpeedupEstimate{ci.estimate, ci.lo, ci.hi};
+  report.shapes = static_cast<int>(ratios.size());
   if (!task.gates.min_speedup || heldout) return;
   double need = *task.gates.min_speedup;
-  r.payload["min_speedup"] = need;
+  report.min_speedup = need;
   // Fails only when the whole interval lies below the target (less the measurement slack):
   // a candidate indistinguishable from the target under the run's noise is not failed.
   if (ci.hi < need * (1 - gate_slack(task.timing))) {

@@ -26,6 +26,7 @@ AgentRunOptions agent_options(const Plan& plan, const ExecuteOptions& options) {
 
 StepResult JobRunner::prepare() {
   StepResult r;
+  PrepareReport report;
   std::optional<AgentRun> agent;
   if (agent_kind(job_.agent) == AgentKind::command) {
     // A task this device cannot run at all (Triton on the cpu device) is skipped before the
@@ -36,15 +37,16 @@ StepResult JobRunner::prepare() {
       if (!impl("baseline", &error) && !unavailable_.empty()) {
         r.outcome = StepOutcome::skip;
         r.reason = unavailable_;
-        r.payload["unavailable"] = true;
+        r.payload.unavailable = true;
         return r;
       }
     }
     agent = run_command_agent(job_, workspace_, agent_options(plan_, options_));
-    r.payload["agent"] = agent_run_json(*agent);
+    report.agent = agent_record(*agent);
     if (!agent->ran) {
       r.outcome = StepOutcome::error;
       r.reason = agent->error;
+      r.payload.report = std::move(report);
       return r;
     }
   }
@@ -52,16 +54,15 @@ StepResult JobRunner::prepare() {
   if (!prepared_->ok) {
     r.outcome = StepOutcome::error;
     r.reason = prepared_->reason;
+    r.payload.report = std::move(report);
     return r;
   }
   // e.g. "no solution, baseline used" on an ok step; a failed agent's workspace is still judged.
   r.reason = agent ? agent->summary() : prepared_->reason;
-  nlohmann::json files = nlohmann::json::array();
-  for (const auto& f : job_.candidate) {
-    files.push_back({{"file", f.editable.filename().string()}, {"found", f.found}});
-  }
-  r.payload["files"] = files;
-  r.payload["candidate_hash"] = job_.candidate_hash;
+  for (const auto& f : job_.candidate)
+    report.files.push_back({f.editable.filename().string(), f.found});
+  report.candidate_hash = job_.candidate_hash;
+  r.payload.report = std::move(report);
   return r;
 }
 

@@ -5,8 +5,8 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <string>
 
 namespace kta::engine {
@@ -35,12 +35,12 @@ class StepProfile {
   void add(const char* phase, double seconds) { seconds_[phase] += seconds; }
   void clear() { seconds_.clear(); }
   bool empty() const { return seconds_.empty(); }
-  // {"phase": seconds, ...}, rounded to microseconds.
-  nlohmann::json json() const {
-    nlohmann::json j = nlohmann::json::object();
+  // Seconds per phase, rounded to microseconds (the step payload's "profile").
+  std::map<std::string, double> seconds() const {
+    std::map<std::string, double> out;
     for (const auto& [phase, s] : seconds_)
-      j[phase] = static_cast<double>(static_cast<int64_t>(s * 1e6)) * 1e-6;
-    return j;
+      out[phase] = static_cast<double>(static_cast<int64_t>(s * 1e6)) * 1e-6;
+    return out;
   }
 
  private:

@@ -13,6 +13,7 @@ struct Stats {
   int n = 0;
   double median = 0, mean = 0, stdev = 0, min = 0, max = 0, noise = 0;
   std::vector<double> samples;  // in the order taken
+  bool operator==(const Stats&) const = default;
 };
 
 Stats summarize(std::span<const double> samples);

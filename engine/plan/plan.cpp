@@ -16,28 +16,6 @@ const char* kind_name(model::TaskKind kind) {
   return "?";
 }
 
-std::string_view step_name(StepKind kind) {
-  switch (kind) {
-    case StepKind::prepare:
-      return "prepare";
-    case StepKind::baseline_compile:
-      return "baseline-compile";
-    case StepKind::candidate_compile:
-      return "candidate-compile";
-    case StepKind::visible_correctness:
-      return "correctness";
-    case StepKind::visible_performance:
-      return "performance";
-    case StepKind::audit:
-      return "audit";
-    case StepKind::heldout_correctness:
-      return "heldout-correctness";
-    case StepKind::heldout_performance:
-      return "heldout-performance";
-  }
-  return "?";
-}
-
 std::string format_point(const model::ShapePoint& point) {
   std::string s;
   for (const auto& [name, value] : point) {

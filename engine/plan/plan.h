@@ -10,22 +10,11 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/results/records.h"
 #include "lang/model.h"
 
 namespace kta::engine {
 
-// The fixed step order per task (DESIGN.md data flow).
-enum class StepKind {
-  prepare,
-  baseline_compile,
-  candidate_compile,
-  visible_correctness,
-  visible_performance,
-  audit,
-  heldout_correctness,
-  heldout_performance,
-};
-std::string_view step_name(StepKind kind);
 // "hip2hip", "triton2triton", "torch2hip": as tasks spell their kind.
 const char* kind_name(model::TaskKind kind);
 

@@ -70,20 +70,10 @@ class StreamProgress : public Progress {
   SteadyClock::time_point start_;
 };
 
-class NullProgress : public Progress {
- public:
-  void step_started(const std::string&, const std::string&) override {}
-  void step_finished(const std::string&, const std::string&, const std::string&, const std::string&,
-                     double, bool) override {}
-  void done() override {}
-};
-
 }  // namespace
 
 std::unique_ptr<Progress> make_progress(std::FILE* out, bool tty, size_t total_steps) {
   return std::make_unique<StreamProgress>(out, tty, total_steps);
 }
-
-std::unique_ptr<Progress> make_null_progress() { return std::make_unique<NullProgress>(); }
 
 }  // namespace kta::engine

@@ -24,7 +24,5 @@ class Progress {
 
 // Writes to `out` (stderr in the CLI). `total_steps` feeds the ETA; `tty` picks the style.
 std::unique_ptr<Progress> make_progress(std::FILE* out, bool tty, size_t total_steps);
-// Discards everything (tests, --json with a quiet terminal).
-std::unique_ptr<Progress> make_null_progress();
 
 }  // namespace kta::engine

@@ -6,7 +6,7 @@
 #include <map>
 #include <tuple>
 
-#include "engine/results/export.h"
+#include "engine/report/export.h"
 
 namespace kta::engine {
 
@@ -41,27 +41,6 @@ std::string short_reason(const std::string& r) {
   return s.size() > 70 ? s.substr(0, 67) + "..." : s;
 }
 
-std::string pct(double v) { return fmt::format("{:.1f}%", v * 100); }
-
-std::vector<std::vector<std::string>> figures(const RunScore& s) {
-  std::vector<std::vector<std::string>> rows;
-  rows.push_back({"tasks", std::to_string(s.tasks)});
-  if (s.skipped > 0) rows.push_back({"skipped (not evaluated here)", std::to_string(s.skipped)});
-  rows.push_back({"compiled", std::to_string(s.compiled)});
-  rows.push_back({"correct", fmt::format("{} ({})", s.correct, pct(s.correctness_rate))});
-  for (const auto& [p, share] : s.fast_p) rows.push_back({fmt::format("fast_{:g}", p), pct(share)});
-  rows.push_back({"geomean speedup (correct tasks)",
-                  s.geomean_speedup ? fmt::format("{:.2f}x", *s.geomean_speedup) : "-"});
-  rows.push_back({"held-out retention",
-                  s.heldout_retention ? fmt::format("{} ({} evaluated)", pct(*s.heldout_retention),
-                                                    s.heldout_evaluated)
-                                      : "-"});
-  rows.push_back(
-      {"speedup transfer", s.speedup_transfer ? fmt::format("{:.2f}", *s.speedup_transfer) : "-"});
-  rows.push_back({"AgentKernelArena score", fmt::format("{:.1f}", s.aka_score)});
-  return rows;
-}
-
 }  // namespace
 
 std::string format_run_summary(std::span<const TaskOutcome> outcomes,
@@ -70,7 +49,7 @@ std::string format_run_summary(std::span<const TaskOutcome> outcomes,
   for (const auto& s : steps) {
     auto& j = by_job[{s.task, s.agent, s.repeat}];
     j.seconds += s.wall_seconds;
-    if (s.step == "audit") j.audit = &s;
+    if (s.step == StepKind::audit) j.audit = &s;
   }
   std::vector<std::vector<std::string>> rows;
   for (const auto& t : outcomes) {
@@ -90,7 +69,7 @@ std::string format_run_summary(std::span<const TaskOutcome> outcomes,
                                   "held-out", "audit", "time", "first failure"},
                                  rows);
   out += format_agent_tables(outcomes);
-  out += "\n" + format_table({"figure", "value"}, figures(score));
+  out += "\n" + format_table({"figure", "value"}, figure_rows(score));
   return out;
 }
 

@@ -1,13 +1,17 @@
-// The plain records the results store keeps and the exporters write: one run, its steps, and
-// per-shape results of the correctness and performance steps.
+// The plain records the results store keeps and the exporters write: one run, its steps (each
+// with the typed report of what it concluded, engine/results/step_reports.h), and per-shape
+// results of the correctness and performance steps.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/measure/stats.h"
+#include "engine/results/step_reports.h"
 #include "lang/model.h"
 
 namespace kta::engine {
@@ -25,7 +29,31 @@ struct RunInfo {
 
 enum class StepOutcome { ok, fail, skip, error };
 const char* outcome_name(StepOutcome o);  // "ok" "fail" "skip" "error"
-std::optional<StepOutcome> parse_outcome(const std::string& s);
+std::optional<StepOutcome> parse_outcome(std::string_view s);
+
+// The fixed step order per task (the plan's order of work).
+enum class StepKind {
+  prepare,
+  baseline_compile,
+  candidate_compile,
+  visible_correctness,
+  visible_performance,
+  audit,
+  heldout_correctness,
+  heldout_performance,
+};
+// "prepare" "baseline-compile" "candidate-compile" "correctness" "performance" "audit"
+// "heldout-correctness" "heldout-performance": how the store, logs and reports name steps.
+std::string_view step_name(StepKind kind);
+std::optional<StepKind> parse_step_kind(std::string_view name);
+
+// The report type a step of this kind writes, read back from its payload_json.
+StepPayload payload_from_json(const Json& j, StepKind kind);
+
+// Which grid a shape point came from.
+enum class PointSet { visible, heldout };
+const char* point_set_name(PointSet s);  // "visible" "heldout"
+std::optional<PointSet> parse_point_set(std::string_view s);
 
 // One finished step of the plan. `key` is the content hash of everything the step depends on,
 // so a resumed run recognizes it.
@@ -35,17 +63,17 @@ struct StepRecord {
   std::string task_hash;  // model::Task::content_hash of the task the step ran
   std::string agent;
   int repeat = 0;
-  std::string step;  // "prepare" "compile-baseline" "compile-candidate" "correctness" ...
+  StepKind step = StepKind::prepare;
   StepOutcome outcome = StepOutcome::ok;
   std::string reason;  // why it failed or was skipped; empty when ok
   double wall_seconds = 0;
-  std::string payload;   // JSON text, step-specific details
+  StepPayload payload;   // what the step concluded, typed by `step`
   std::string finished;  // ISO 8601 UTC; filled by the store when empty
 };
 
 // The result at one shape point of a correctness or performance step.
 struct ShapeRecord {
-  std::string set = "visible";  // "visible" | "heldout"
+  PointSet set = PointSet::visible;
   model::ShapePoint point;
   std::optional<uint64_t> seed;  // correctness: the input seed; performance: unset
   // correctness (unset fields when the step only timed)
@@ -61,9 +89,17 @@ struct ShapeRecord {
   std::optional<double> speedup;     // median(baseline) / median(candidate)
   std::optional<double> throughput;  // bytes/s of the candidate when the task annotates bytes
   std::optional<double> flop_rate;   // flop/s of the candidate when the task annotates flops
+
+  bool operator==(const ShapeRecord&) const = default;
 };
 
 // "N=4096,M=8" — the canonical text form of a shape point (stable across runs).
 std::string shape_text(const model::ShapePoint& p);
+
+// results.json's form of a shape result (raw samples are kept in results.db only).
+void to_json(nlohmann::ordered_json& j, const ShapeRecord& s);
+void from_json(const nlohmann::ordered_json& j, ShapeRecord& s);
+void to_json(nlohmann::ordered_json& j, const Stats& s);
+void from_json(const nlohmann::ordered_json& j, Stats& s);
 
 }  // namespace kta::engine

@@ -114,24 +114,8 @@ class Stmt {
 };
 
 // Stats without samples as JSON (samples go to the sample table).
-std::string stats_json(const Stats& s) {
-  return nlohmann::json{{"n", s.n},     {"median", s.median}, {"mean", s.mean},  {"stdev", s.stdev},
-                        {"min", s.min}, {"max", s.max},       {"noise", s.noise}}
-      .dump();
-}
-
-Stats stats_from_json(const std::string& text) {
-  auto j = nlohmann::json::parse(text);
-  Stats s;
-  s.n = j.at("n").get<int>();
-  s.median = j.at("median").get<double>();
-  s.mean = j.at("mean").get<double>();
-  s.stdev = j.at("stdev").get<double>();
-  s.min = j.at("min").get<double>();
-  s.max = j.at("max").get<double>();
-  s.noise = j.at("noise").get<double>();
-  return s;
-}
+std::string stats_json(const Stats& s) { return Json(s).dump(); }
+Stats stats_from_json(const std::string& text) { return Json::parse(text).get<Stats>(); }
 
 // Stores written before a column existed get it added (with its default) on open.
 void add_column_if_missing(sqlite3* db, const char* table, const char* column, const char* decl) {
@@ -149,11 +133,15 @@ StepRecord read_step(const Stmt& q) {
   r.task = q.text(1);
   r.agent = q.text(2);
   r.repeat = static_cast<int>(q.i64(3));
-  r.step = q.text(4);
+  std::string step = q.text(4);
+  std::optional<StepKind> kind = parse_step_kind(step);
+  if (!kind)
+    throw StoreError(fmt::format("results store: unknown step '{}' in record {}", step, r.key));
+  r.step = *kind;
   r.outcome = parse_outcome(q.text(5)).value_or(StepOutcome::error);
   r.reason = q.text(6);
   r.wall_seconds = q.real(7);
-  r.payload = q.text(8);
+  r.payload = payload_from_json(Json::parse(q.text(8), nullptr, false), r.step);
   r.finished = q.text(9);
   r.task_hash = q.text(10);
   return r;
@@ -268,8 +256,10 @@ void ResultStore::record_step(const StepRecord& step, const std::vector<ShapeRec
                               kStepColumns)
                       .c_str());
     ins.bind(1, step.key).bind(2, step.task).bind(3, step.agent).bind(4, int64_t{step.repeat});
-    ins.bind(5, step.step).bind(6, std::string(outcome_name(step.outcome))).bind(7, step.reason);
-    ins.bind(8, step.wall_seconds).bind(9, step.payload.empty() ? std::string("{}") : step.payload);
+    ins.bind(5, std::string(step_name(step.step)))
+        .bind(6, std::string(outcome_name(step.outcome)))
+        .bind(7, step.reason);
+    ins.bind(8, step.wall_seconds).bind(9, payload_json(step.payload).dump());
     ins.bind(10, step.finished.empty() ? now_iso() : step.finished);
     ins.bind(11, step.task_hash).bind(12, static_cast<int64_t>(shapes.size()));
     ins.step();
@@ -286,7 +276,7 @@ void ResultStore::record_step(const StepRecord& step, const std::vector<ShapeRec
       shape.reset();
       shape.bind(1, step.key)
           .bind(2, static_cast<int64_t>(i))
-          .bind(3, s.set)
+          .bind(3, std::string(point_set_name(s.set)))
           .bind(4, shape_text(s.point));
       shape.bind(5, nlohmann::json(s.point).dump());
       if (s.seed)
@@ -355,7 +345,7 @@ std::vector<ShapeRecord> ResultStore::shapes(const std::string& step_key) const 
   while (q.step()) {
     ShapeRecord s;
     int64_t id = q.i64(0);
-    s.set = q.text(1);
+    s.set = parse_point_set(q.text(1)).value_or(PointSet::visible);
     s.point = nlohmann::json::parse(q.text(2)).get<model::ShapePoint>();
     if (!q.null(3)) s.seed = static_cast<uint64_t>(q.i64(3));
     if (!q.null(4)) s.correct = q.i64(4) != 0;

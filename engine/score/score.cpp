@@ -1,21 +1,13 @@
 #include "engine/score/score.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 
 #include "engine/measure/bootstrap.h"
+#include "engine/results/json_fields.h"
 
 namespace kta::engine {
-
-std::string heldout_quadrant(bool baseline_correct, bool candidate_correct) {
-  if (baseline_correct) return candidate_correct ? "both pass" : "candidate regresses";
-  return candidate_correct ? "candidate improves" : "both fail";
-}
-
-double aka_task_score(const TaskOutcome& t) {
-  if (!t.compiled) return 0;
-  if (!t.correct) return 20;
-  return 120 + 100 * t.speedup;
-}
 
 namespace {
 
@@ -84,6 +76,62 @@ RunScore score(std::span<const TaskOutcome> outcomes) {
     r.by_kind[kind].skipped = n;
   }
   return r;
+}
+
+void to_json(Json& j, const ScoreSummary& s) {
+  using json_fields::number;
+  using json_fields::optional;
+  Json fast = Json::object();
+  for (const auto& [p, share] : s.fast_p) fast[fmt::format("{}", p)] = number(share);
+  Json quadrants = Json::object();
+  for (const auto& [q, n] : s.quadrants) quadrants[q] = n;
+  j = Json{{"tasks", s.tasks},
+           {"skipped", s.skipped},
+           {"compiled", s.compiled},
+           {"correct", s.correct},
+           {"correctness_rate", number(s.correctness_rate)},
+           {"fast_p", fast},
+           {"geomean_speedup", optional(s.geomean_speedup)},
+           {"geomean_speedup_over", "correct tasks"},
+           {"heldout_evaluated", s.heldout_evaluated},
+           {"heldout_retention", optional(s.heldout_retention)},
+           {"speedup_transfer", optional(s.speedup_transfer)},
+           {"quadrants", quadrants},
+           {"aka_score", number(s.aka_score)}};
+}
+
+void from_json(const Json& j, ScoreSummary& s) {
+  using json_fields::get;
+  using json_fields::get_optional;
+  s = {};
+  s.tasks = get<int>(j, "tasks");
+  s.skipped = get<int>(j, "skipped");
+  s.compiled = get<int>(j, "compiled");
+  s.correct = get<int>(j, "correct");
+  s.correctness_rate = get<double>(j, "correctness_rate");
+  if (auto it = j.find("fast_p"); it != j.end() && it->is_object())
+    for (const auto& [p, share] : it->items())
+      s.fast_p[std::stod(p)] = share.is_null() ? NAN : share.get<double>();
+  s.geomean_speedup = get_optional<double>(j, "geomean_speedup");
+  s.heldout_evaluated = get<int>(j, "heldout_evaluated");
+  s.heldout_retention = get_optional<double>(j, "heldout_retention");
+  s.speedup_transfer = get_optional<double>(j, "speedup_transfer");
+  s.quadrants = get<std::map<std::string, int>>(j, "quadrants");
+  s.aka_score = get<double>(j, "aka_score");
+}
+
+void to_json(Json& j, const RunScore& s) {
+  to_json(j, static_cast<const ScoreSummary&>(s));
+  Json by_kind = Json::object();
+  for (const auto& [kind, k] : s.by_kind) by_kind[kind] = k;
+  j["by_kind"] = by_kind;
+}
+
+void from_json(const Json& j, RunScore& s) {
+  from_json(j, static_cast<ScoreSummary&>(s));
+  s.by_kind.clear();
+  if (auto it = j.find("by_kind"); it != j.end() && it->is_object())
+    for (const auto& [kind, k] : it->items()) s.by_kind[kind] = k.get<ScoreSummary>();
 }
 
 }  // namespace kta::engine

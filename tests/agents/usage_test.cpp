@@ -49,7 +49,7 @@ TEST(Usage, UnknownIsUnsetNotZero) {
   std::istringstream s("plain text\n{\"type\":\"assistant\"}\nnot json {\n");
   auto u = kta::engine::parse_usage(s);
   EXPECT_FALSE(u.any());
-  EXPECT_TRUE(kta::engine::usage_json(u).empty());
+  EXPECT_TRUE(kta::engine::Json(u).empty());
   EXPECT_FALSE(parse_usage_file(stream("no-such-file")).any());
 }
 

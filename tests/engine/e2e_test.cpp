@@ -295,8 +295,8 @@ TEST_F(E2E, SigkillMidRunThenResumeLosesAndRepeatsNothing) {
   for (const auto& b : before) {
     kta::engine::StepRecord now;
     ASSERT_TRUE(store->step_done(b.key, &now));
-    EXPECT_EQ(now.finished, b.finished) << b.step << " ran again";
-    EXPECT_EQ(now.payload, b.payload);
+    EXPECT_EQ(now.finished, b.finished) << kta::engine::step_name(b.step) << " ran again";
+    EXPECT_TRUE(now.payload == b.payload) << kta::engine::payload_json(now.payload).dump();
   }
   json doc = json::parse(slurp(out / "results.json"));
   EXPECT_TRUE(doc["tasks"][0]["correct"].get<bool>());

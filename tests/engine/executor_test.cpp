@@ -57,7 +57,7 @@ class ExecutorTest : public EngineFixture {
 
   const engine::StepRecord* step_of(const std::string& task, const std::string& name) {
     for (const auto& s : steps) {
-      if (s.task == task && s.step == name) return &s;
+      if (s.task == task && engine::step_name(s.step) == name) return &s;
     }
     return nullptr;
   }
@@ -85,7 +85,9 @@ TEST_F(ExecutorTest, CompileErrorFailsTheCompileGateAndSkipsTheRest) {
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->outcome, StepOutcome::fail);
   EXPECT_NE(s->reason.find("undeclared identifier"), std::string::npos) << s->reason;
-  EXPECT_NE(s->payload.find("undeclared identifier 'oops'"), std::string::npos);
+  const auto* report = std::get_if<engine::CompileReport>(&s->payload.report);
+  ASSERT_NE(report, nullptr);
+  EXPECT_NE(report->log.find("undeclared identifier 'oops'"), std::string::npos) << report->log;
   EXPECT_EQ(step_of("t", "correctness")->outcome, StepOutcome::skip);
   EXPECT_EQ(step_of("t", "performance")->outcome, StepOutcome::skip);
 }
@@ -99,7 +101,7 @@ TEST_F(ExecutorTest, WrongResultIsNamedWithIndexAndError) {
   EXPECT_NE(out[0].failure_reason.find("[N=64]"), std::string::npos) << out[0].failure_reason;
   bool found = false;
   for (const auto& s : out[0].shapes) {
-    if (s.set == "visible" && s.correct == std::optional<bool>(false)) {
+    if (s.set == engine::PointSet::visible && s.correct == std::optional<bool>(false)) {
       EXPECT_EQ(s.first_bad_index, 5);
       EXPECT_NEAR(s.max_abs_error, 1.0, 1e-5);
       EXPECT_EQ(s.mismatches, 1u);
@@ -213,7 +215,7 @@ TEST_F(ExecutorTest, HardCodedShapesPassVisibleAndFailHeldOut) {
   EXPECT_EQ(s->reason.find("37"), std::string::npos) << s->reason;
   EXPECT_NE(s->reason.find("z: NaN in the output"), std::string::npos) << s->reason;
   for (const auto& sh : out[0].shapes) {
-    if (sh.set == "heldout") {
+    if (sh.set == engine::PointSet::heldout) {
       ASSERT_EQ(sh.point.size(), 1u);
       EXPECT_EQ(sh.point[0].first, "heldout");
     }

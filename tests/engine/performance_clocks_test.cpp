@@ -8,14 +8,16 @@ namespace {
 
 class PerformanceClocksTest : public EngineFixture {
  protected:
-  nlohmann::json performance_payload() {
+  // The performance step's report, as the store keeps it (its JSON form).
+  engine::Json performance_payload() {
     for (const auto& s : steps)
-      if (s.step == "performance") {
+      if (s.step == engine::StepKind::visible_performance) {
         EXPECT_EQ(s.outcome, engine::StepOutcome::ok) << s.reason;
-        return nlohmann::json::parse(s.payload);
+        EXPECT_TRUE(std::holds_alternative<engine::PerformanceReport>(s.payload.report));
+        return engine::payload_json(s.payload);
       }
     ADD_FAILURE() << "no performance step";
-    return nlohmann::json::object();
+    return engine::Json::object();
   }
 };
 

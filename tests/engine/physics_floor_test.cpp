@@ -17,7 +17,7 @@ class PhysicsFloorTest : public EngineFixture {
   }
   const engine::StepRecord* performance() {
     for (const auto& s : steps)
-      if (s.step == "performance") return &s;
+      if (s.step == engine::StepKind::visible_performance) return &s;
     return nullptr;
   }
 };
@@ -29,11 +29,10 @@ TEST_F(PhysicsFloorTest, PlausibleCandidateRecordsItsShareOfPeak) {
   const auto* perf = performance();
   ASSERT_NE(perf, nullptr);
   EXPECT_EQ(perf->outcome, engine::StepOutcome::ok) << perf->reason;
-  auto p = nlohmann::json::parse(perf->payload);
-  ASSERT_TRUE(p.contains("percent_of_peak")) << perf->payload;
-  ASSERT_EQ(p["percent_of_peak"].size(), 2u);
+  const auto& p = std::get<engine::PerformanceReport>(perf->payload.report);
+  ASSERT_EQ(p.percent_of_peak.size(), 2u) << engine::payload_json(perf->payload).dump();
   double want = 100.0 * 12 * 64 / 2e-3 / 1e9;  // the fake adds a little per sample
-  EXPECT_NEAR(p["percent_of_peak"][0].get<double>(), want, 0.01 * want);
+  EXPECT_NEAR(p.percent_of_peak[0], want, 0.01 * want);
 }
 
 TEST_F(PhysicsFloorTest, CandidateFasterThanTheCopyPeakFailsByName) {
@@ -56,7 +55,8 @@ TEST_F(PhysicsFloorTest, NoPeakKnownMeansNoFloor) {
   const auto* perf = performance();
   ASSERT_NE(perf, nullptr);
   EXPECT_EQ(perf->outcome, engine::StepOutcome::ok) << perf->reason;
-  EXPECT_FALSE(nlohmann::json::parse(perf->payload).contains("percent_of_peak"));
+  EXPECT_TRUE(std::get<engine::PerformanceReport>(perf->payload.report).percent_of_peak.empty());
+  EXPECT_FALSE(engine::payload_json(perf->payload).contains("percent_of_peak"));
 }
 
 }  // namespace

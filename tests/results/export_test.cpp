@@ -1,4 +1,4 @@
-#include "engine/results/export.h"
+#include "engine/report/export.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -8,6 +8,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
+
+#include "engine/report/summary.h"
 
 namespace kta::engine {
 namespace {
@@ -165,9 +167,9 @@ TEST(FormatTable, AlignsTextLeftAndNumbersRight) {
             "x              -\n");
 }
 
-TEST(FormatTable, SummaryHasTasksAndFigures) {
+TEST(FormatTable, RunSummaryHasTasksAndFigures) {
   Fixture f;
-  std::string out = format_summary(f.tasks, f.s);
+  std::string out = format_run_summary(f.tasks, {}, f.s);
   EXPECT_NE(out.find("gelu"), std::string::npos);
   EXPECT_NE(out.find("geomean speedup (correct tasks)"), std::string::npos);
   EXPECT_NE(out.find("held-out retention               0.0% (0 of 1)"), std::string::npos) << out;

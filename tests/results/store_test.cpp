@@ -36,17 +36,22 @@ StepRecord step(const std::string& key, StepOutcome outcome = StepOutcome::ok) {
   s.task_hash = "th-" + key;
   s.agent = "replay";
   s.repeat = 1;
-  s.step = "performance";
+  s.step = StepKind::visible_performance;
   s.outcome = outcome;
   s.reason = outcome == StepOutcome::ok ? "" : "slower than baseline";
   s.wall_seconds = 1.25;
-  s.payload = R"({"note":"x"})";
+  PerformanceReport report;
+  report.speedup = SpeedupEstimate{2.0, 1.9, 2.1};
+  report.shapes = 1;
+  report.notes.push_back({"note", "x"});
+  s.payload.report = report;
+  s.payload.profile = {{"sampling", 0.5}};
   return s;
 }
 
 ShapeRecord perf_shape(int64_t n, int samples) {
   ShapeRecord r;
-  r.set = "visible";
+  r.set = PointSet::visible;
   r.point = {{"N", n}, {"M", 3}};
   std::vector<double> a, b;
   for (int i = 0; i < samples; ++i) {
@@ -66,7 +71,7 @@ TEST_F(StoreTest, RoundTripsStepsShapesAndSamples) {
   EXPECT_FALSE(store->step_done("k1"));
 
   ShapeRecord corr;
-  corr.set = "heldout";
+  corr.set = PointSet::heldout;
   corr.point = {{"N", 1000}};
   corr.seed = 2;
   corr.correct = false;
@@ -84,10 +89,10 @@ TEST_F(StoreTest, RoundTripsStepsShapesAndSamples) {
   EXPECT_EQ(got.task_hash, "th-k1");
   EXPECT_EQ(got.agent, "replay");
   EXPECT_EQ(got.repeat, 1);
-  EXPECT_EQ(got.step, "performance");
+  EXPECT_EQ(got.step, StepKind::visible_performance);
   EXPECT_EQ(got.outcome, StepOutcome::ok);
   EXPECT_EQ(got.wall_seconds, 1.25);
-  EXPECT_EQ(got.payload, R"({"note":"x"})");
+  EXPECT_TRUE(got.payload == step("k1").payload) << payload_json(got.payload).dump();
   EXPECT_FALSE(got.finished.empty());
 
   auto steps = store->steps();
@@ -109,7 +114,7 @@ TEST_F(StoreTest, RoundTripsStepsShapesAndSamples) {
   EXPECT_EQ(shapes[0].throughput, 3.5e12);
   EXPECT_FALSE(shapes[0].correct.has_value());
   EXPECT_FALSE(shapes[0].seed.has_value());
-  EXPECT_EQ(shapes[1].set, "heldout");
+  EXPECT_EQ(shapes[1].set, PointSet::heldout);
   EXPECT_EQ(shapes[1].seed, 2u);
   EXPECT_EQ(shapes[1].correct, false);
   EXPECT_EQ(shapes[1].mismatches, 12u);

@@ -24,6 +24,10 @@ void write_summary_md(const std::filesystem::path& path, const RunInfo& run,
 std::string results_json_text(const RunInfo& run, std::span<const TaskOutcome> outcomes,
                               const RunScore& score);
 
+// The run-level figures as (figure, value) rows: tasks, skipped, compiled, correct, fast_p,
+// geomean speedup, held-out retention, speedup transfer, AgentKernelArena score.
+std::vector<std::vector<std::string>> figure_rows(const ScoreSummary& s);
+
 // A fixed-width, left/right-aligned text table: numeric-looking cells align right.
 std::string format_table(const std::vector<std::string>& header,
                          const std::vector<std::vector<std::string>>& rows);
@@ -35,8 +39,5 @@ std::string format_agent_tables(std::span<const TaskOutcome> outcomes);
 // The same as a GitHub-flavoured Markdown table ('|' in cells escaped).
 std::string format_markdown_table(const std::vector<std::string>& header,
                                   const std::vector<std::vector<std::string>>& rows);
-
-// The terminal summary: one row per task then the run-level figures.
-std::string format_summary(std::span<const TaskOutcome> outcomes, const RunScore& score);
 
 }  // namespace kta::engine

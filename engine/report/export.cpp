@@ -1,4 +1,4 @@
-#include "engine/results/export.h"
+#include "engine/report/export.h"
 
 #include <fmt/format.h>
 
@@ -8,122 +8,12 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "engine/report/run_document.h"
 #include "kta_version.h"
 
 namespace kta::engine {
 
-using Json = nlohmann::ordered_json;
-
 namespace {
-
-// Non-finite numbers become null: JSON has no NaN, and a reader must not mistake one for 0.
-Json number(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
-template <class T>
-Json opt(const std::optional<T>& v) {
-  if (!v) return nullptr;
-  if constexpr (std::is_floating_point_v<T>)
-    return number(*v);
-  else
-    return Json(*v);
-}
-
-Json stats_json(const Stats& s) {
-  return Json{{"n", s.n},
-              {"median", number(s.median)},
-              {"mean", number(s.mean)},
-              {"stdev", number(s.stdev)},
-              {"min", number(s.min)},
-              {"max", number(s.max)},
-              {"noise", number(s.noise)}};
-}
-
-Json shape_json(const ShapeRecord& s) {
-  Json point = Json::object();
-  for (const auto& [name, value] : s.point) point[name] = value;
-  Json j{{"set", s.set}, {"point", point}};
-  if (s.seed) j["seed"] = *s.seed;
-  if (s.correct) {
-    j["correct"] = *s.correct;
-    j["max_abs_error"] = number(s.max_abs_error);
-    j["max_rel_error"] = number(s.max_rel_error);
-    j["mismatches"] = s.mismatches;
-    j["first_bad_index"] = s.first_bad_index;
-  }
-  if (!s.reason.empty()) j["reason"] = s.reason;
-  if (s.baseline) j["baseline"] = stats_json(*s.baseline);
-  if (s.candidate) j["candidate"] = stats_json(*s.candidate);
-  if (s.speedup) j["speedup"] = number(*s.speedup);
-  if (s.throughput) j["bytes_per_second"] = number(*s.throughput);
-  if (s.flop_rate) j["flops_per_second"] = number(*s.flop_rate);
-  return j;
-}
-
-Json summary_json(const ScoreSummary& s) {
-  Json fast = Json::object();
-  for (const auto& [p, share] : s.fast_p) fast[fmt::format("{}", p)] = number(share);
-  Json quadrants = Json::object();
-  for (const auto& [q, n] : s.quadrants) quadrants[q] = n;
-  return Json{{"tasks", s.tasks},
-              {"skipped", s.skipped},
-              {"compiled", s.compiled},
-              {"correct", s.correct},
-              {"correctness_rate", number(s.correctness_rate)},
-              {"fast_p", fast},
-              {"geomean_speedup", opt(s.geomean_speedup)},
-              {"geomean_speedup_over", "correct tasks"},
-              {"heldout_evaluated", s.heldout_evaluated},
-              {"heldout_retention", opt(s.heldout_retention)},
-              {"speedup_transfer", opt(s.speedup_transfer)},
-              {"quadrants", quadrants},
-              {"aka_score", number(s.aka_score)}};
-}
-
-// What a command agent did (absent for the built-in agents): unknown token counts are null.
-Json agent_run_json(const TaskOutcome& t) {
-  return Json{{"status", t.agent_status},
-              {"input_tokens", opt(t.input_tokens)},
-              {"output_tokens", opt(t.output_tokens)},
-              {"cost_usd", opt(t.cost_usd)},
-              {"candidate_unchanged", t.candidate_unchanged},
-              {"changed_files", t.changed_files},
-              {"ignored_writes", t.ignored_writes},
-              {"sandbox", t.sandbox},
-              {"network", t.agent_network},
-              {"log", t.agent_log},
-              {"prompt", t.agent_prompt}};
-}
-
-Json task_json(const TaskOutcome& t) {
-  Json shapes = Json::array();
-  for (const ShapeRecord& s : t.shapes) shapes.push_back(shape_json(s));
-  Json heldout = nullptr;
-  if (t.heldout_correct || t.baseline_heldout_correct || !t.quadrant.empty())
-    heldout = Json{{"baseline_correct", opt(t.baseline_heldout_correct)},
-                   {"correct", opt(t.heldout_correct)},
-                   {"speedup", opt(t.heldout_speedup)},
-                   {"quadrant", t.quadrant.empty() ? Json(nullptr) : Json(t.quadrant)}};
-  Json j{{"task", t.task},
-         {"task_hash", t.task_hash},
-         {"kind", t.kind},
-         {"agent", t.agent},
-         {"repeat", t.repeat},
-         {"compiled", t.compiled},
-         {"correct", t.correct},
-         {"fast_enough", t.fast_enough},
-         {"audit_passed", t.audit_passed},
-         {"speedup", number(t.speedup)},
-         {"speedup_ci", Json::array({number(t.speedup_lo), number(t.speedup_hi)})},
-         {"heldout", heldout},
-         {"failure_reason", t.failure_reason},
-         {"skipped", t.skipped},
-         {"agent_seconds", number(t.agent_seconds)},
-         {"agent_exit", t.agent_exit},
-         {"audit_findings", t.audit_findings},
-         {"aka_score", number(aka_task_score(t))},
-         {"shapes", shapes}};
-  if (!t.agent_status.empty()) j["agent_run"] = agent_run_json(t);
-  return j;
-}
 
 void write_file(const std::filesystem::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -224,7 +114,6 @@ std::vector<TaskOutcome> of_agent(std::span<const TaskOutcome> outcomes, const s
   return sub;
 }
 
-std::vector<std::vector<std::string>> figure_rows(const ScoreSummary& s);
 std::string md_table(const std::vector<std::string>& header,
                      const std::vector<std::vector<std::string>>& rows);
 
@@ -241,28 +130,6 @@ std::string agent_sections_md(std::span<const TaskOutcome> outcomes) {
     out += "\n" + md_table({"figure", "value"}, figure_rows(score(sub)));
   }
   return out;
-}
-
-std::vector<std::vector<std::string>> figure_rows(const ScoreSummary& s) {
-  std::vector<std::vector<std::string>> rows = {
-      {"tasks", std::to_string(s.tasks)},
-      {"compiled", std::to_string(s.compiled)},
-      {"correct", fmt::format("{} ({})", s.correct, percent(s.correctness_rate))},
-  };
-  for (const auto& [p, share] : s.fast_p)
-    rows.push_back({fmt::format("fast_{}", p), percent(share)});
-  rows.push_back({"geomean speedup (correct tasks)", opt_text(s.geomean_speedup, speedup_text)});
-  rows.push_back({"held-out retention",
-                  s.heldout_retention
-                      ? fmt::format("{} ({} of {})", percent(*s.heldout_retention),
-                                    std::lround(*s.heldout_retention * s.heldout_evaluated),
-                                    s.heldout_evaluated)
-                      : "-"});
-  rows.push_back(
-      {"speedup transfer", opt_text(
-                               s.speedup_transfer, +[](double v) { return fixed(v, 2); })});
-  rows.push_back({"AgentKernelArena score", fixed(s.aka_score, 1)});
-  return rows;
 }
 
 // Display width: code points, so "µs" and "×" count as one column each.
@@ -312,19 +179,7 @@ std::string md_table(const std::vector<std::string>& header,
 
 std::string results_json_text(const RunInfo& run, std::span<const TaskOutcome> outcomes,
                               const RunScore& score) {
-  Json by_kind = Json::object();
-  for (const auto& [kind, s] : score.by_kind) by_kind[kind] = summary_json(s);
-  Json summary = summary_json(score);
-  summary["by_kind"] = by_kind;
-  Json tasks = Json::array();
-  for (const TaskOutcome& t : outcomes) tasks.push_back(task_json(t));
-  Json doc{{"kta_version", run.kta_version.empty() ? std::string(KTA_VERSION) : run.kta_version},
-           {"run", Json{{"plan", run.plan_name},
-                        {"plan_hash", run.plan_hash},
-                        {"device", run.device},
-                        {"started", run.started}}},
-           {"score", summary},
-           {"tasks", tasks}};
+  Json doc = make_run_document(run, {outcomes.begin(), outcomes.end()}, score);
   return doc.dump(2) + "\n";
 }
 
@@ -385,6 +240,32 @@ void write_summary_md(const std::filesystem::path& path, const RunInfo& run,
   write_file(path, out);
 }
 
+std::vector<std::vector<std::string>> figure_rows(const ScoreSummary& s) {
+  std::vector<std::vector<std::string>> rows = {
+      {"tasks", std::to_string(s.tasks)},
+  };
+  if (s.skipped > 0) rows.push_back({"skipped (not evaluated here)", std::to_string(s.skipped)});
+  rows.insert(rows.end(),
+              {
+                  {"compiled", std::to_string(s.compiled)},
+                  {"correct", fmt::format("{} ({})", s.correct, percent(s.correctness_rate))},
+              });
+  for (const auto& [p, share] : s.fast_p)
+    rows.push_back({fmt::format("fast_{}", p), percent(share)});
+  rows.push_back({"geomean speedup (correct tasks)", opt_text(s.geomean_speedup, speedup_text)});
+  rows.push_back({"held-out retention",
+                  s.heldout_retention
+                      ? fmt::format("{} ({} of {})", percent(*s.heldout_retention),
+                                    std::lround(*s.heldout_retention * s.heldout_evaluated),
+                                    s.heldout_evaluated)
+                      : "-"});
+  rows.push_back(
+      {"speedup transfer", opt_text(
+                               s.speedup_transfer, +[](double v) { return fixed(v, 2); })});
+  rows.push_back({"AgentKernelArena score", fixed(s.aka_score, 1)});
+  return rows;
+}
+
 std::string format_table(const std::vector<std::string>& header,
                          const std::vector<std::vector<std::string>>& rows) {
   size_t cols = header.size();
@@ -436,11 +317,6 @@ std::string format_agent_tables(std::span<const TaskOutcome> outcomes) {
 std::string format_markdown_table(const std::vector<std::string>& header,
                                   const std::vector<std::vector<std::string>>& rows) {
   return md_table(header, rows);
-}
-
-std::string format_summary(std::span<const TaskOutcome> outcomes, const RunScore& score) {
-  return format_table(kTaskHeader, task_rows(outcomes)) + "\n" +
-         format_table({"figure", "value"}, figure_rows(score));
 }
 
 }  // namespace kta::engine

@@ -1,0 +1,208 @@
+#include "engine/results/step_reports.h"
+
+#include "engine/results/json_fields.h"
+
+namespace kta::engine {
+
+using json_fields::get;
+using json_fields::get_optional;
+using json_fields::number;
+using json_fields::put_if;
+
+void to_json(Json& j, const AgentUsage& u) {
+  j = Json::object();
+  put_if(j, "input_tokens", u.input_tokens);
+  put_if(j, "output_tokens", u.output_tokens);
+  put_if(j, "cache_read_tokens", u.cache_read_tokens);
+  put_if(j, "cache_write_tokens", u.cache_write_tokens);
+  put_if(j, "cost_usd", u.cost_usd);
+}
+
+void from_json(const Json& j, AgentUsage& u) {
+  u = {};
+  if (!j.is_object()) return;
+  u.input_tokens = get_optional<int64_t>(j, "input_tokens");
+  u.output_tokens = get_optional<int64_t>(j, "output_tokens");
+  u.cache_read_tokens = get_optional<int64_t>(j, "cache_read_tokens");
+  u.cache_write_tokens = get_optional<int64_t>(j, "cache_write_tokens");
+  u.cost_usd = get_optional<double>(j, "cost_usd");
+}
+
+void to_json(Json& j, const AgentRecord& a) {
+  j = Json{{"status", a.status}, {"wall_seconds", number(a.wall_seconds)}};
+  put_if(j, "exit_code", a.exit_code);
+  put_if(j, "signal", a.signal);
+  j["timed_out"] = a.timed_out;
+  j["tokens"] = a.tokens;
+  j["changed_files"] = a.changed_files;
+  j["unchanged"] = a.unchanged;
+  j["ignored_writes"] = a.ignored_writes;
+  j["sandbox"] = a.sandbox;
+  if (!a.sandbox_note.empty()) j["sandbox_note"] = a.sandbox_note;
+  j["network"] = a.network;
+  j["log"] = a.log;
+  j["prompt"] = a.prompt;
+}
+
+void from_json(const Json& j, AgentRecord& a) {
+  a.status = get<std::string>(j, "status");
+  a.wall_seconds = get<double>(j, "wall_seconds");
+  a.exit_code = get_optional<int>(j, "exit_code");
+  a.signal = get_optional<int>(j, "signal");
+  a.timed_out = get<bool>(j, "timed_out");
+  a.tokens = get<AgentUsage>(j, "tokens");
+  a.changed_files = get<std::vector<std::string>>(j, "changed_files");
+  a.unchanged = get<bool>(j, "unchanged");
+  a.ignored_writes = get<std::vector<std::string>>(j, "ignored_writes");
+  a.sandbox = get<std::string>(j, "sandbox");
+  a.sandbox_note = get<std::string>(j, "sandbox_note");
+  a.network = get<bool>(j, "network", true);
+  a.log = get<std::string>(j, "log");
+  a.prompt = get<std::string>(j, "prompt");
+}
+
+void to_json(Json& j, const PrepareReport& r) {
+  j = Json::object();
+  if (r.agent) j["agent"] = *r.agent;
+  Json files = Json::array();
+  for (const auto& f : r.files) files.push_back({{"file", f.file}, {"found", f.found}});
+  j["files"] = files;
+  j["candidate_hash"] = r.candidate_hash;
+}
+
+void from_json(const Json& j, PrepareReport& r) {
+  r.agent = get_optional<AgentRecord>(j, "agent");
+  r.files.clear();
+  if (auto it = j.find("files"); it != j.end() && it->is_array())
+    for (const auto& f : *it) r.files.push_back({get<std::string>(f, "file"), get<bool>(f, "found", true)});
+  r.candidate_hash = get<std::string>(j, "candidate_hash");
+}
+
+void to_json(Json& j, const CompileReport& r) {
+  j = Json::object();
+  if (r.device)
+    j["device"] = {{"name", r.device->name}, {"kind", r.device->kind}, {"details", r.device->details}};
+  // A failed compile always names its log, even an empty one: the report is never `{}`, which
+  // reads back as "no report".
+  if (!r.device || !r.log.empty()) j["log"] = r.log;
+}
+
+void from_json(const Json& j, CompileReport& r) {
+  r.device.reset();
+  if (auto it = j.find("device"); it != j.end() && it->is_object())
+    r.device = DeviceRecord{get<std::string>(*it, "name"), get<std::string>(*it, "kind"),
+                            get<std::string>(*it, "details")};
+  r.log = get<std::string>(j, "log");
+}
+
+void to_json(Json& j, const CorrectnessReport& r) {
+  j = Json{{"checked", r.checked}, {"failed", r.failed}, {"candidate_correct", r.candidate_correct}};
+  put_if(j, "baseline_correct", r.baseline_correct);
+  if (!r.baseline_reason.empty()) j["baseline_reason"] = r.baseline_reason;
+}
+
+void from_json(const Json& j, CorrectnessReport& r) {
+  r.checked = get<int>(j, "checked");
+  r.failed = get<int>(j, "failed");
+  r.candidate_correct = get<bool>(j, "candidate_correct");
+  r.baseline_correct = get_optional<bool>(j, "baseline_correct");
+  r.baseline_reason = get<std::string>(j, "baseline_reason");
+}
+
+namespace {
+
+Json role_clocks_json(const RoleClocks& c) {
+  Json j{{"sm_median", number(c.sm_median)},
+         {"sm_min", number(c.sm_min)},
+         {"sm_max", number(c.sm_max)},
+         {"samples", c.samples}};
+  put_if(j, "mem_median", c.mem_median);
+  return j;
+}
+
+RoleClocks role_clocks_of(const Json& j) {
+  return RoleClocks{get<double>(j, "sm_median"), get<double>(j, "sm_min"), get<double>(j, "sm_max"),
+                    get<int>(j, "samples"), get_optional<double>(j, "mem_median")};
+}
+
+}  // namespace
+
+void to_json(Json& j, const PerformanceReport& r) {
+  j = Json::object();
+  if (r.speedup) {
+    j["speedup"] = number(r.speedup->estimate);
+    j["speedup_lo"] = number(r.speedup->lo);
+    j["speedup_hi"] = number(r.speedup->hi);
+    j["shapes"] = r.shapes;
+  }
+  put_if(j, "min_speedup", r.min_speedup);
+  j["recheck_failed"] = r.recheck_failed;
+  if (!r.clocks.empty()) {
+    Json clocks = Json::array();
+    for (const auto& c : r.clocks)
+      clocks.push_back(c ? Json{{"baseline", role_clocks_json(c->baseline)},
+                                {"candidate", role_clocks_json(c->candidate)}}
+                         : Json(nullptr));
+    j["clocks"] = clocks;
+  }
+  if (!r.notes.empty()) {
+    Json notes = Json::array();
+    for (const auto& n : r.notes) notes.push_back({{"name", n.name}, {"text", n.text}});
+    j["notes"] = notes;
+  }
+  put_if(j, "peak_bandwidth", r.peak_bandwidth);
+  if (!r.percent_of_peak.empty()) j["percent_of_peak"] = r.percent_of_peak;
+}
+
+void from_json(const Json& j, PerformanceReport& r) {
+  r = {};
+  if (j.contains("speedup"))
+    r.speedup = SpeedupEstimate{get<double>(j, "speedup"), get<double>(j, "speedup_lo"),
+                                get<double>(j, "speedup_hi")};
+  r.shapes = get<int>(j, "shapes");
+  r.min_speedup = get_optional<double>(j, "min_speedup");
+  r.recheck_failed = get<bool>(j, "recheck_failed");
+  if (auto it = j.find("clocks"); it != j.end() && it->is_array()) {
+    for (const auto& c : *it) {
+      if (c.is_null())
+        r.clocks.emplace_back();
+      else
+        r.clocks.push_back(
+            ShapeClocks{role_clocks_of(c.at("baseline")), role_clocks_of(c.at("candidate"))});
+    }
+  }
+  if (auto it = j.find("notes"); it != j.end() && it->is_array())
+    for (const auto& n : *it) r.notes.push_back({get<std::string>(n, "name"), get<std::string>(n, "text")});
+  r.peak_bandwidth = get_optional<double>(j, "peak_bandwidth");
+  r.percent_of_peak = get<std::vector<double>>(j, "percent_of_peak");
+}
+
+void to_json(Json& j, const AuditReport& r) {
+  j = Json{{"findings", r.findings}, {"summary", r.summary}};
+  if (!r.details.is_null()) j["details"] = r.details;
+}
+
+void from_json(const Json& j, AuditReport& r) {
+  r.findings = get<int>(j, "findings");
+  r.summary = get<std::string>(j, "summary");
+  auto it = j.find("details");
+  r.details = it == j.end() ? Json(nullptr) : *it;
+}
+
+Json payload_json(const StepPayload& p) {
+  Json j = Json::object();
+  std::visit(
+      [&](const auto& report) {
+        if constexpr (!std::is_same_v<std::decay_t<decltype(report)>, std::monostate>) j = report;
+      },
+      p.report);
+  if (!p.profile.empty()) {
+    Json profile = Json::object();
+    for (const auto& [phase, s] : p.profile) profile[phase] = number(s);
+    j["profile"] = profile;
+  }
+  if (p.unavailable) j["unavailable"] = true;
+  return j;
+}
+
+}  // namespace kta::engine

@@ -1,0 +1,155 @@
+// What each step of a job concluded, as typed values. A step returns one of these reports; the
+// results store keeps it as JSON through the one to_json/from_json pair of its type, a resumed
+// run reads it back the same way, and the job's gate ledger and TaskOutcome are filled from the
+// typed fields, never from re-parsed text.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace kta::engine {
+
+using Json = nlohmann::ordered_json;
+
+// Token counts and cost of an agent run, where its CLI reported them; unset, never 0, when not.
+struct AgentUsage {
+  std::optional<int64_t> input_tokens;
+  std::optional<int64_t> output_tokens;
+  std::optional<int64_t> cache_read_tokens;
+  std::optional<int64_t> cache_write_tokens;
+  std::optional<double> cost_usd;
+  bool any() const { return input_tokens || output_tokens || cost_usd; }
+  bool operator==(const AgentUsage&) const = default;
+};
+
+// What a command agent's run did, as the prepare step records it.
+struct AgentRecord {
+  std::string status;  // "exit 0", "timeout after 3600 s", "agent not started: ..."
+  double wall_seconds = 0;
+  std::optional<int> exit_code;
+  std::optional<int> signal;
+  bool timed_out = false;
+  AgentUsage tokens;
+  std::vector<std::string> changed_files;
+  bool unchanged = false;  // the editable files are the baseline's
+  std::vector<std::string> ignored_writes;
+  std::string sandbox;  // "bwrap" | "none"
+  std::string sandbox_note;
+  bool network = true;
+  std::string log, prompt;  // relative to the run folder
+  bool operator==(const AgentRecord&) const = default;
+};
+
+struct CandidateFileRecord {
+  std::string file;
+  bool found = true;  // false: no solution, the baseline's file was used
+  bool operator==(const CandidateFileRecord&) const = default;
+};
+
+struct PrepareReport {
+  std::optional<AgentRecord> agent;  // command agents only
+  std::vector<CandidateFileRecord> files;
+  std::string candidate_hash;
+  bool operator==(const PrepareReport&) const = default;
+};
+
+// What a role's code ran on: name, kind, and (hip) architecture, versions, what opening took.
+struct DeviceRecord {
+  std::string name, kind, details;
+  bool operator==(const DeviceRecord&) const = default;
+};
+
+struct CompileReport {
+  std::optional<DeviceRecord> device;  // when it compiled
+  std::string log;                     // the compiler's output when it did not (clipped)
+  bool operator==(const CompileReport&) const = default;
+};
+
+struct CorrectnessReport {
+  int checked = 0, failed = 0;  // candidate launches checked / wrong
+  bool candidate_correct = false;
+  // Held-out only: the baseline runs on the held-out points too (the quadrant needs both).
+  std::optional<bool> baseline_correct;
+  std::string baseline_reason;
+  bool operator==(const CorrectnessReport&) const = default;
+};
+
+// SM and memory clocks read after the timed samples of one role (MHz).
+struct RoleClocks {
+  double sm_median = 0, sm_min = 0, sm_max = 0;
+  int samples = 0;
+  std::optional<double> mem_median;
+  bool operator==(const RoleClocks&) const = default;
+};
+struct ShapeClocks {
+  RoleClocks baseline, candidate;
+  bool operator==(const ShapeClocks&) const = default;
+};
+
+// Something worth a reader's attention that is not a failure ("clock_mismatch": ...).
+struct Note {
+  std::string name, text;
+  bool operator==(const Note&) const = default;
+};
+
+struct SpeedupEstimate {
+  double estimate = 0, lo = 0, hi = 0;  // geomean over shapes with its 95% interval
+  bool operator==(const SpeedupEstimate&) const = default;
+};
+
+struct PerformanceReport {
+  std::optional<SpeedupEstimate> speedup;  // unset when no shape was timed to the end
+  int shapes = 0;                          // shapes the speedup is over
+  std::optional<double> min_speedup;       // the gate's target, when it applied
+  bool recheck_failed = false;  // outputs of a timed launch were wrong: the candidate is not correct
+  // Per timed shape, in order; empty when the device cannot read clocks (never zeros).
+  std::vector<std::optional<ShapeClocks>> clocks;
+  std::vector<Note> notes;
+  std::optional<double> peak_bandwidth;  // bytes/s, the device's measured copy peak
+  std::vector<double> percent_of_peak;   // per timed shape, when the task annotates bytes
+  bool operator==(const PerformanceReport&) const = default;
+};
+
+struct AuditReport {
+  int findings = 0;
+  std::string summary;  // "2 findings (kta-shape-literal)"
+  Json details;         // the analyzer's JSON findings; null when it did not run
+  bool operator==(const AuditReport&) const = default;
+};
+
+// The typed part of a step record. `profile` is where the step's wall time went (seconds per
+// phase); `unavailable` marks a step skipped because this device cannot run the task at all.
+struct StepPayload {
+  std::variant<std::monostate, PrepareReport, CompileReport, CorrectnessReport,
+               PerformanceReport, AuditReport>
+      report;
+  std::map<std::string, double> profile;
+  bool unavailable = false;
+  bool operator==(const StepPayload&) const = default;
+};
+
+void to_json(Json& j, const AgentUsage& u);
+void from_json(const Json& j, AgentUsage& u);
+void to_json(Json& j, const AgentRecord& a);
+void from_json(const Json& j, AgentRecord& a);
+void to_json(Json& j, const PrepareReport& r);
+void from_json(const Json& j, PrepareReport& r);
+void to_json(Json& j, const CompileReport& r);
+void from_json(const Json& j, CompileReport& r);
+void to_json(Json& j, const CorrectnessReport& r);
+void from_json(const Json& j, CorrectnessReport& r);
+void to_json(Json& j, const PerformanceReport& r);
+void from_json(const Json& j, PerformanceReport& r);
+void to_json(Json& j, const AuditReport& r);
+void from_json(const Json& j, AuditReport& r);
+
+// A payload as one flat JSON object: the report's fields, then "profile" and "unavailable" when
+// set. Reading it back needs the step's kind (records.h: payload_from_json).
+Json payload_json(const StepPayload& p);
+
+}  // namespace kta::engine
