@@ -9,7 +9,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 tool=${KTA_CLANG_FORMAT:-clang-format-16}
 command -v "$tool" >/dev/null || { echo "format: $tool not found (bash cmake/setup.sh installs it)" >&2; exit 2; }
-mapfile -t files < <(git ls-files -- 'engine/*.cpp' 'engine/*.h' 'lang/*.cpp' 'lang/*.h' \
+mapfile -t files < <(git ls-files --cached --others --exclude-standard -- 'engine/*.cpp' 'engine/*.h' 'lang/*.cpp' 'lang/*.h' \
   'analyzers/*.cpp' 'analyzers/*.h' 'tests/*.cpp' 'tests/*.h' 'bench/*.cpp' 'bench/*.h' |
   grep -vE '/(corpus|kernels|cases|fixtures|data)/')
 if [ "${1:-}" = "--check" ]; then

@@ -74,14 +74,16 @@ void from_json(const Json& j, PrepareReport& r) {
   r.agent = get_optional<AgentRecord>(j, "agent");
   r.files.clear();
   if (auto it = j.find("files"); it != j.end() && it->is_array())
-    for (const auto& f : *it) r.files.push_back({get<std::string>(f, "file"), get<bool>(f, "found", true)});
+    for (const auto& f : *it)
+      r.files.push_back({get<std::string>(f, "file"), get<bool>(f, "found", true)});
   r.candidate_hash = get<std::string>(j, "candidate_hash");
 }
 
 void to_json(Json& j, const CompileReport& r) {
   j = Json::object();
   if (r.device)
-    j["device"] = {{"name", r.device->name}, {"kind", r.device->kind}, {"details", r.device->details}};
+    j["device"] = {
+        {"name", r.device->name}, {"kind", r.device->kind}, {"details", r.device->details}};
   // A failed compile always names its log, even an empty one: the report is never `{}`, which
   // reads back as "no report".
   if (!r.device || !r.log.empty()) j["log"] = r.log;
@@ -96,7 +98,8 @@ void from_json(const Json& j, CompileReport& r) {
 }
 
 void to_json(Json& j, const CorrectnessReport& r) {
-  j = Json{{"checked", r.checked}, {"failed", r.failed}, {"candidate_correct", r.candidate_correct}};
+  j = Json{
+      {"checked", r.checked}, {"failed", r.failed}, {"candidate_correct", r.candidate_correct}};
   put_if(j, "baseline_correct", r.baseline_correct);
   if (!r.baseline_reason.empty()) j["baseline_reason"] = r.baseline_reason;
 }
@@ -172,7 +175,8 @@ void from_json(const Json& j, PerformanceReport& r) {
     }
   }
   if (auto it = j.find("notes"); it != j.end() && it->is_array())
-    for (const auto& n : *it) r.notes.push_back({get<std::string>(n, "name"), get<std::string>(n, "text")});
+    for (const auto& n : *it)
+      r.notes.push_back({get<std::string>(n, "name"), get<std::string>(n, "text")});
   r.peak_bandwidth = get_optional<double>(j, "peak_bandwidth");
   r.percent_of_peak = get<std::vector<double>>(j, "percent_of_peak");
 }

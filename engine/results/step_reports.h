@@ -106,7 +106,8 @@ struct PerformanceReport {
   std::optional<SpeedupEstimate> speedup;  // unset when no shape was timed to the end
   int shapes = 0;                          // shapes the speedup is over
   std::optional<double> min_speedup;       // the gate's target, when it applied
-  bool recheck_failed = false;  // outputs of a timed launch were wrong: the candidate is not correct
+  bool recheck_failed =
+      false;  // outputs of a timed launch were wrong: the candidate is not correct
   // Per timed shape, in order; empty when the device cannot read clocks (never zeros).
   std::vector<std::optional<ShapeClocks>> clocks;
   std::vector<Note> notes;
@@ -125,8 +126,8 @@ struct AuditReport {
 // The typed part of a step record. `profile` is where the step's wall time went (seconds per
 // phase); `unavailable` marks a step skipped because this device cannot run the task at all.
 struct StepPayload {
-  std::variant<std::monostate, PrepareReport, CompileReport, CorrectnessReport,
-               PerformanceReport, AuditReport>
+  std::variant<std::monostate, PrepareReport, CompileReport, CorrectnessReport, PerformanceReport,
+               AuditReport>
       report;
   std::map<std::string, double> profile;
   bool unavailable = false;

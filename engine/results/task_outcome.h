@@ -34,7 +34,7 @@ struct TaskOutcome {
   double agent_seconds = 0;
   int agent_exit = 0;
   // Command agents (the prepare step's AgentRecord); empty/unset for built-in agents.
-  std::string agent_status;  // "exit 0", "timeout after 3600 s", ...
+  std::string agent_status;             // "exit 0", "timeout after 3600 s", ...
   std::optional<int64_t> input_tokens;  // unset when the CLI did not report them
   std::optional<int64_t> output_tokens;
   std::optional<double> cost_usd;
@@ -45,7 +45,7 @@ struct TaskOutcome {
   bool agent_network = true;                // the plan's network policy for the agent
   std::string agent_log, agent_prompt;      // relative to the run folder
   int audit_findings = 0;
-  bool audit_passed = true;  // the audit gate (`gate audit { fail_on ... }`) was not reached
+  bool audit_passed = true;         // the audit gate (`gate audit { fail_on ... }`) was not reached
   std::vector<ShapeRecord> shapes;  // visible and held-out per-shape results
 
   bool operator==(const TaskOutcome&) const = default;

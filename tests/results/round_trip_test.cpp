@@ -132,7 +132,9 @@ TEST(RoundTrip, CorrectnessReport) {
   EXPECT_EQ(round_trip(r), r);
 }
 
-TEST(RoundTrip, PerformanceReport) { EXPECT_EQ(round_trip(performance_report()), performance_report()); }
+TEST(RoundTrip, PerformanceReport) {
+  EXPECT_EQ(round_trip(performance_report()), performance_report());
+}
 
 TEST(RoundTrip, AuditReport) {
   AuditReport r{2, "2 findings (kta-shape-literal)", Json{{"files", Json::array({"gelu.hip"})}}};
@@ -146,7 +148,8 @@ TEST(RoundTrip, StepPayloadOfEveryStepKind) {
   };
   std::vector<Case> cases = {
       {StepKind::prepare, {PrepareReport{agent_record(), {{"gelu.hip", true}}, "cafe"}, {}, false}},
-      {StepKind::baseline_compile, {CompileReport{std::nullopt, "log"}, {{"compile", 0.25}}, false}},
+      {StepKind::baseline_compile,
+       {CompileReport{std::nullopt, "log"}, {{"compile", 0.25}}, false}},
       {StepKind::candidate_compile, {CompileReport{DeviceRecord{"cpu", "cpu", ""}, ""}, {}, false}},
       {StepKind::visible_correctness, {CorrectnessReport{6, 0, true, std::nullopt, ""}, {}, false}},
       {StepKind::heldout_correctness, {CorrectnessReport{4, 4, false, false, "x"}, {}, false}},
