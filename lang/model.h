@@ -22,6 +22,32 @@ namespace kta::model {
 using ExprRef = std::shared_ptr<const ast::Expr>;
 
 enum class DType { f16, bf16, f32, f64, i8, i32, i64, u8, boolean };
+
+// The C type a HIP kernel parameter has for a tensor of this dtype ("float", "__half", ...).
+inline const char* hip_c_type(DType dtype) {
+  switch (dtype) {
+    case DType::f16:
+      return "__half";
+    case DType::bf16:
+      return "__hip_bfloat16";
+    case DType::f32:
+      return "float";
+    case DType::f64:
+      return "double";
+    case DType::i8:
+      return "int8_t";
+    case DType::i32:
+      return "int32_t";
+    case DType::i64:
+      return "int64_t";
+    case DType::u8:
+      return "uint8_t";
+    case DType::boolean:
+      return "bool";
+  }
+  return "void";
+}
+
 enum class ScalarType { i32, i64, u32, u64, f32, f64, boolean };
 enum class TaskKind { hip2hip, triton2triton, torch2hip };
 enum class Flavor { hip, torch, triton };

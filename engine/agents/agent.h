@@ -1,32 +1,15 @@
-// Agents: `baseline` (the candidate is the task's baseline), `replay(dir)` (the candidate's
-// editable files are read from DIR/<task name>/<file name>) and command agents (a CLI run in a
-// workspace, engine/agents/agent_run.h; its editable files are taken back into
-// <run>/candidates/<task>/<agent>/<repeat>/, where the later steps read them).
+// Preparing a job's candidate: its files copied into the workspace the later steps judge.
 #pragma once
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "engine/plan/agent_use.h"
 #include "engine/plan/plan.h"
 #include "lang/model.h"
 
 namespace kta::engine {
-
-enum class AgentKind { baseline, replay, command };
-
-AgentKind agent_kind(const model::AgentUse& agent);
-// "baseline", "replay(solutions)", "claude_code" — stable, used in step keys and reports.
-std::string agent_label(const model::AgentUse& agent);
-
-// <task>/<agent>/<repeat> with each part made safe for a file name: where a job's workspace,
-// taken-back candidate and log live under the run folder.
-std::filesystem::path job_path(const TaskJob& job);
-
-// Where each editable file of `task` comes from for this agent. Replay directories are taken
-// relative to `base_dir` (the plan's folder) when relative. Command agents: see bind_agents.
-std::vector<CandidateFile> resolve_candidate(const model::AgentUse& agent, const model::Task& task,
-                                             const std::filesystem::path& base_dir);
 
 // The outcome of preparing a candidate: its files copied into `workspace` and the entry to
 // compile (the baseline's entry with the file that was replaced).
@@ -38,9 +21,5 @@ struct PreparedCandidate {
 };
 
 PreparedCandidate prepare_candidate(const TaskJob& job, const std::filesystem::path& workspace);
-
-// The builtin agent declarations (what std.agents.baseline/replay lower to).
-model::AgentUse baseline_agent();
-model::AgentUse replay_agent(const std::string& dir);
 
 }  // namespace kta::engine

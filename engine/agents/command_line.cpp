@@ -17,38 +17,7 @@ std::map<std::string, std::string> values_of(const model::AgentUse& agent, const
   return v;
 }
 
-// Every `{name}` in `t`, in order.
-std::vector<std::string> names_in(const std::string& t) {
-  std::vector<std::string> out;
-  for (size_t open = t.find('{'); open != std::string::npos; open = t.find('{', open + 1)) {
-    size_t close = t.find('}', open);
-    if (close == std::string::npos) break;
-    out.push_back(t.substr(open + 1, close - open - 1));
-  }
-  return out;
-}
-
 }  // namespace
-
-std::string placeholder_text(const model::Value& v) {
-  if (const auto* s = std::get_if<std::string>(&v)) return *s;
-  if (const auto* i = std::get_if<int64_t>(&v)) return std::to_string(*i);
-  if (const auto* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
-  return fmt::format("{}", std::get<double>(v));
-}
-
-std::vector<std::string> unknown_placeholders(const model::AgentUse& agent) {
-  std::map<std::string, std::string> known = values_of(agent, AgentContext{});
-  std::vector<std::string> out;
-  auto scan = [&](const std::string& t) {
-    for (auto& n : names_in(t))
-      if (!known.count(n)) out.push_back(n);
-  };
-  for (const auto& t : agent.decl.command) scan(t);
-  for (const auto& t : agent.decl.check) scan(t);
-  for (const auto& [k, t] : agent.decl.env) scan(t);
-  return out;
-}
 
 std::optional<std::string> fill_placeholders(const std::string& tmpl,
                                              const std::map<std::string, std::string>& values,

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/plan/agent_use.h"
 #include "lang/model.h"
 
 namespace kta::engine {
@@ -25,10 +26,6 @@ struct CommandLine {
   std::map<std::string, std::string> env;  // the declaration's env entries, filled
 };
 
-// Placeholders in the agent's command, check and env that name nothing: the same rule as
-// `kta check` (lang/sema_agents.cpp), for agents built in C++ or loaded without sema.
-std::vector<std::string> unknown_placeholders(const model::AgentUse& agent);
-
 // Fills `tmpl`; nullopt (and *error) when a placeholder is unknown or a brace is unclosed.
 std::optional<std::string> fill_placeholders(const std::string& tmpl,
                                              const std::map<std::string, std::string>& values,
@@ -41,9 +38,6 @@ std::optional<CommandLine> build_command(const model::AgentUse& agent, const Age
 // The version-check command (`check`), filled like the command ({prompt} is empty).
 std::optional<std::vector<std::string>> build_check(const model::AgentUse& agent,
                                                     std::string* error);
-
-// A value as a placeholder spells it: strings as they are, durations in nanoseconds as integers.
-std::string placeholder_text(const model::Value& v);
 
 // A command line quoted for a POSIX shell, for logs and `kta agents check`.
 std::string shell_quote(const std::vector<std::string>& argv);

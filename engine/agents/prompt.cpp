@@ -6,7 +6,6 @@
 #include <fstream>
 #include <sstream>
 
-#include "engine/execute/bindings.h"
 #include "lang/format.h"
 #include "lang/module.h"
 
@@ -52,7 +51,7 @@ std::string tensors_text(const model::Task& task) {
     const char* role = t.role == model::TensorRole::input    ? "input"
                        : t.role == model::TensorRole::output ? "output"
                                                              : "inout";
-    out += fmt::format("- {} `{}`: {}[{}]\n", role, t.name, pointee_type(t.dtype), shape);
+    out += fmt::format("- {} `{}`: {}[{}]\n", role, t.name, model::hip_c_type(t.dtype), shape);
   }
   for (const auto& p : task.params)
     out += fmt::format("- param `{}`: {}\n", p.name, scalar_c(p.type));
@@ -77,7 +76,7 @@ std::string entry_text(const model::Task& task) {
     for (const auto& t : task.tensors)
       if (t.name == a)
         c = fmt::format("{}{}* {}", t.role == model::TensorRole::input ? "const " : "",
-                        pointee_type(t.dtype), a);
+                        model::hip_c_type(t.dtype), a);
     for (const auto& p : task.params)
       if (p.name == a) c = fmt::format("{} {}", scalar_c(p.type), a);
     args += (args.empty() ? "" : ", ") + (c.empty() ? a : c);

@@ -88,30 +88,6 @@ uint32_t dim(const model::ExprRef& e, const PointSpec& spec, const model::Task& 
 bool is_output(const model::Tensor& t) { return t.role != model::TensorRole::input; }
 bool is_input(const model::Tensor& t) { return t.role != model::TensorRole::output; }
 
-const char* pointee_type(model::DType dtype) {
-  switch (dtype) {
-    case model::DType::f16:
-      return "__half";
-    case model::DType::bf16:
-      return "__hip_bfloat16";
-    case model::DType::f32:
-      return "float";
-    case model::DType::f64:
-      return "double";
-    case model::DType::i8:
-      return "int8_t";
-    case model::DType::i32:
-      return "int32_t";
-    case model::DType::i64:
-      return "int64_t";
-    case model::DType::u8:
-      return "uint8_t";
-    case model::DType::boolean:
-      return "bool";
-  }
-  return "void";
-}
-
 PointSpec make_point_spec(const model::Task& task, const model::ShapePoint& point) {
   PointSpec spec;
   spec.point = point;
@@ -312,7 +288,7 @@ std::vector<KernelArg> declared_signature(const model::Task& task, const model::
     int t = find_tensor(task, name);
     if (t >= 0) {
       a.type = ArgType::ptr;
-      a.pointee = pointee_type(task.tensors[t].dtype);
+      a.pointee = model::hip_c_type(task.tensors[t].dtype);
     } else {
       int p = find_param(task, name);
       if (p < 0)

@@ -69,9 +69,6 @@ class DeviceSet {
   std::vector<HostTensor> poison_cache_[2];
 };
 
-// The C type a kernel parameter has for a tensor of this dtype ("float", "__half", ...).
-const char* pointee_type(model::DType dtype);
-
 // The kernel signature the task declares for an entry (for CompileRequest::signature).
 std::vector<KernelArg> declared_signature(const model::Task& task, const model::Entry& entry);
 

@@ -2,7 +2,7 @@
 
 #include <ostream>
 
-#include "engine/agents/agent.h"
+#include "engine/plan/agent_use.h"
 #include "engine/plan/passes.h"
 
 namespace kta::engine {

@@ -1,7 +1,6 @@
 #include <map>
 
-#include "engine/agents/agent.h"
-#include "engine/agents/command_line.h"
+#include "engine/plan/agent_use.h"
 #include "engine/plan/compile.h"
 #include "engine/plan/hash.h"
 #include "engine/plan/passes.h"
