@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -27,6 +28,7 @@
 #include "analyzers/file_audit.h"
 #include "analyzers/shapes.h"
 #include "analyzers/suppression.h"
+#include "engine/ipc/child_process.h"
 
 namespace kta::analyzers {
 namespace {
@@ -58,11 +60,11 @@ void maybe_crash_for_test(const fs::path& file) {
   if (name && file.filename() == name) ::raise(SIGSEGV);
 }
 
+// One file's audit, running in a forked child.
 struct Child {
-  pid_t pid = -1;
-  int fd = -1;
+  engine::ipc::ChildProcess process;
   size_t index = 0;
-  std::string data;
+  std::string data;  // what it wrote so far: the audit's JSON
   Clock::time_point started;
   bool timed_out = false;
 };
@@ -77,6 +79,60 @@ std::string describe_status(int status, bool timed_out) {
   return fmt::format("the analyzer exited with status {} on this file", WEXITSTATUS(status));
 }
 
+// The child's side: audits `file` and writes the result as JSON to `out_fd`.
+int audit_in_child(const fs::path& file, const ShapeSet& shapes, const AuditOptions& options,
+                   int out_fd) {
+  maybe_crash_for_test(file);
+  std::string out = to_json(audit_one_file(file, shapes, options.include_dirs)).dump();
+  for (size_t at = 0; at < out.size();) {
+    ssize_t n = ::write(out_fd, out.data() + at, out.size() - at);
+    if (n <= 0 && errno != EINTR) return 3;
+    if (n > 0) at += static_cast<size_t>(n);
+  }
+  return 0;
+}
+
+Child start_child(const std::vector<fs::path>& files, size_t index, const ShapeSet& shapes,
+                  const AuditOptions& options) {
+  Child c;
+  c.index = index;
+  c.started = Clock::now();
+  auto failed = c.process.fork(
+      [&](int out_fd) { return audit_in_child(files[index], shapes, options, out_fd); });
+  if (failed) throw std::runtime_error(failed->text("the analyzer"));
+  return c;
+}
+
+// Takes what the child wrote; true when it is done: its output closed, or its time is up.
+bool advance(Child& c, short revents) {
+  if ((revents & (POLLIN | POLLHUP | POLLERR)) != 0 &&
+      !engine::ipc::read_available(c.process.output_fd(), &c.data, SIZE_MAX))
+    return true;
+  if (Clock::now() - c.started > kFileTimeout) {
+    c.timed_out = true;
+    return true;
+  }
+  return false;
+}
+
+// Reaps the child (killing its group when its time is up) and reads its result.
+FileAudit finish(Child& c, const fs::path& file) {
+  int status = c.timed_out ? c.process.kill() : c.process.wait();
+  FileAudit out;
+  bool clean_exit = !c.timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (clean_exit) {
+    try {
+      out = from_json_audit(nlohmann::json::parse(c.data));
+    } catch (const std::exception& e) {
+      out.failure = std::string("unreadable result from the analyzer: ") + e.what();
+    }
+  } else {
+    out.failure = describe_status(status, c.timed_out);
+  }
+  out.file = file;
+  return out;
+}
+
 // Audits each file in a child process, `jobs` at a time; a crash or hang is that file's failure.
 std::vector<FileAudit> run_isolated(const std::vector<fs::path>& files, const ShapeSet& shapes,
                                     const AuditOptions& options) {
@@ -85,65 +141,15 @@ std::vector<FileAudit> run_isolated(const std::vector<fs::path>& files, const Sh
   std::vector<Child> running;
   size_t next = 0;
   while (next < files.size() || !running.empty()) {
-    while (next < files.size() && running.size() < jobs) {
-      int fds[2];
-      if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
-      std::fflush(nullptr);
-      pid_t pid = ::fork();
-      if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
-      if (pid == 0) {
-        ::close(fds[0]);
-        maybe_crash_for_test(files[next]);
-        std::string out = to_json(audit_one_file(files[next], shapes, options.include_dirs)).dump();
-        for (size_t at = 0; at < out.size();) {
-          ssize_t n = ::write(fds[1], out.data() + at, out.size() - at);
-          if (n <= 0 && errno != EINTR) ::_exit(3);
-          if (n > 0) at += static_cast<size_t>(n);
-        }
-        ::_exit(0);
-      }
-      ::close(fds[1]);
-      running.push_back({pid, fds[0], next, {}, Clock::now(), false});
-      ++next;
-    }
+    while (next < files.size() && running.size() < jobs)
+      running.push_back(start_child(files, next++, shapes, options));
     std::vector<pollfd> polls;
-    for (const Child& c : running) polls.push_back({c.fd, POLLIN, 0});
+    for (const Child& c : running) polls.push_back({c.process.output_fd(), POLLIN, 0});
     ::poll(polls.data(), polls.size(), 200);
-    for (size_t i = 0; i < running.size();) {
-      Child& c = running[i];
-      bool done = false;
-      if (polls[i].revents & (POLLIN | POLLHUP | POLLERR)) {
-        char buffer[65536];
-        ssize_t n = ::read(c.fd, buffer, sizeof buffer);
-        if (n > 0) c.data.append(buffer, static_cast<size_t>(n));
-        done = n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN);
-      }
-      if (!done && Clock::now() - c.started > kFileTimeout) {
-        ::kill(c.pid, SIGKILL);
-        c.timed_out = true;
-        done = true;
-      }
-      if (!done) {
-        ++i;
-        continue;
-      }
-      ::close(c.fd);
-      int status = 0;
-      while (::waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
-      }
-      FileAudit& out = results[c.index];
-      bool clean_exit = !c.timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-      if (clean_exit) {
-        try {
-          out = from_json_audit(nlohmann::json::parse(c.data));
-        } catch (const std::exception& e) {
-          out.failure = std::string("unreadable result from the analyzer: ") + e.what();
-        }
-      } else {
-        out.failure = describe_status(status, c.timed_out);
-      }
-      out.file = files[c.index];
-      polls.erase(polls.begin() + static_cast<std::ptrdiff_t>(i));
+    // Backwards, so that erasing a finished child keeps the indices of `polls` in step.
+    for (size_t i = running.size(); i-- > 0;) {
+      if (!advance(running[i], polls[i].revents)) continue;
+      results[running[i].index] = finish(running[i], files[running[i].index]);
       running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
     }
   }

@@ -1,7 +1,8 @@
-// A child process group under a deadline: the way command agents run. The child starts in its
-// own session (setsid), so everything it spawns shares its process group; on timeout the whole
-// group gets SIGTERM, a grace period, then SIGKILL. Leftover members of the group are killed
-// the same way when the leader exits, so no background process outlives its agent.
+// A child process group under a deadline: the way command agents run (an ipc::ChildProcess). The
+// child starts in its own session (setsid), so everything it spawns shares its process group; on
+// timeout the whole group gets SIGTERM, a grace period, then SIGKILL. Leftover members of the
+// group are killed the same way when the leader exits, so no background process outlives its
+// agent.
 #pragma once
 
 #include <chrono>

@@ -5,12 +5,15 @@
 
 #include "engine/device/remote/asan_report.h"
 #include "engine/device/remote/protocol.h"
+#include "engine/ipc/channel.h"
 #include "support/device_test_support.h"
 
 namespace kta::test {
 namespace {
 
 using namespace engine::remote;
+using engine::ipc::receive_message;
+using engine::ipc::send_message;
 
 TEST(Protocol, RoundTripsRequestsWithDescriptors) {
   int sv[2];

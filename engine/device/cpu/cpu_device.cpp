@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "engine/device/cpu/kernel_build.h"
+#include "engine/ipc/command.h"
 #include "engine/runtime/kta/cpu_runtime.h"
 
 namespace kta::engine::cpu {
@@ -119,6 +120,21 @@ struct ShadowCopies {
   }
 };
 
+// Why a kernel's parameters cannot be passed, or do not match the task's signature; empty when
+// they fit.
+std::string parameter_error(const std::vector<ParamType>& params, const CompileRequest& request,
+                            const std::vector<std::string>& names) {
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (params[i].code == "?" || params[i].code == "&") {
+      std::string nm = i < names.size() ? " '" + names[i] + "'" : std::string();
+      return "unsupported kernel parameter " + std::to_string(i + 1) + nm + " of '" +
+             request.entry + "': only pointers and arithmetic scalars can be passed";
+    }
+  }
+  if (request.signature.empty()) return {};
+  return check_signature(params, request.signature, names, request.entry);
+}
+
 }  // namespace
 
 struct CpuDevice::Module {
@@ -147,6 +163,18 @@ CpuDevice::~CpuDevice() {
 }
 
 bool CpuDevice::sanitizer_loaded() { return dlsym(RTLD_DEFAULT, "__asan_init") != nullptr; }
+
+std::string sanitizer_runtime(const DeviceOptions& options, std::string* error) {
+  const std::string cxx = host_compiler(options);
+  ipc::CommandResult r = ipc::run_command({cxx, "-print-file-name=libasan.so"});
+  std::string path = r.output.substr(0, r.output.find('\n'));
+  std::error_code ec;
+  if (!r.ok() || path.find('/') == std::string::npos || !std::filesystem::exists(path, ec)) {
+    *error = "AddressSanitizer runtime (libasan.so) not found for " + cxx;
+    return {};
+  }
+  return path;
+}
 
 DeviceInfo CpuDevice::info() const {
   DeviceInfo i;
@@ -264,23 +292,8 @@ CompileResult CpuDevice::compile(const CompileRequest& request) {
     return done();
   }
   if (!request.launcher) {
-    for (size_t i = 0; i < m->params.size(); ++i) {
-      if (m->params[i].code == "?" || m->params[i].code == "&") {
-        std::string nm =
-            i < b.parameter_names.size() ? " '" + b.parameter_names[i] + "'" : std::string();
-        out.error = "unsupported kernel parameter " + std::to_string(i + 1) + nm + " of '" +
-                    request.entry + "': only pointers and arithmetic scalars can be passed";
-        return done();
-      }
-    }
-    if (!request.signature.empty()) {
-      std::string bad =
-          check_signature(m->params, request.signature, b.parameter_names, request.entry);
-      if (!bad.empty()) {
-        out.error = bad;
-        return done();
-      }
-    }
+    out.error = parameter_error(m->params, request, b.parameter_names);
+    if (!out.error.empty()) return done();
   }
   out.ok = true;
   out.module = next_module_++;

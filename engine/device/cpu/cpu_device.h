@@ -66,4 +66,8 @@ class CpuDevice : public Device {
   std::vector<char> flush_buffer_;
 };
 
+// The AddressSanitizer runtime (libasan.so) of the host compiler, for preloading into the
+// process that runs sanitized modules; empty with *error naming the compiler when there is none.
+std::string sanitizer_runtime(const DeviceOptions& options, std::string* error);
+
 }  // namespace kta::engine::cpu

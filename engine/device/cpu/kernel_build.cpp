@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "engine/device/cpu/hip_rewrite.h"
-#include "engine/device/cpu/subprocess.h"
+#include "engine/ipc/command.h"
 #include "engine/runtime/kta/cpu_runtime.h"
 
 #ifndef KTA_CPU_RUNTIME_LIB
@@ -52,7 +52,7 @@ const std::string& toolchain_identity(const std::string& cxx) {
   std::lock_guard<std::mutex> lock(mu);
   auto it = cache.find(cxx);
   if (it != cache.end()) return it->second;
-  std::string id = run_process({cxx, "--version"}, 30).output;
+  std::string id = ipc::run_command({cxx, "--version"}).output;
   std::string cpuinfo;
   read_file("/proc/cpuinfo", &cpuinfo);
   size_t model = cpuinfo.find("model name"), flags = cpuinfo.find("\nflags");
@@ -169,10 +169,162 @@ std::string precompiled_header(const std::string& cxx, const std::vector<std::st
        {"-I" + runtime_include_dir(), std::string("-x"), std::string("c++-header"),
         (tmp / "kta_pch.h").string(), std::string("-o"), (tmp / "kta_pch.h.gch").string()})
     argv.push_back(a);
-  ProcessResult r = run_process(argv, timeout_s);
-  if (r.exit_code == 0) fs::rename(tmp, pch_dir, ec);  // another process may have won the race
+  ipc::CommandResult r = ipc::run_command(argv, {.timeout_s = timeout_s});
+  if (r.ok()) fs::rename(tmp, pch_dir, ec);  // another process may have won the race
   fs::remove_all(tmp, ec);
   return fs::exists(fs::path(header.string() + ".gch"), ec) ? header.string() : std::string();
+}
+
+// The source of a build, read, checked and rewritten for the device model.
+struct Source {
+  std::string name;      // the file's name, as diagnostics show it
+  std::string text;      // rewritten
+  std::string key_text;  // the source and its includes: part of the cache key
+};
+
+// Reads and rewrites the source and scans its includes; false with out->error when it cannot
+// be built.
+bool read_source(const CompileRequest& req, Source* src, BuildResult* out) {
+  std::string source;
+  if (!read_file(req.source, &source)) {
+    out->error = "cannot read source '" + req.source.string() + "'";
+    return false;
+  }
+  src->name = req.source.filename().string();
+  if (req.entry.empty()) {
+    out->error = "no entry named";
+    return false;
+  }
+  std::string entry_base = req.entry.substr(0, req.entry.find('<'));
+  if (!mentions_identifier(source, entry_base)) {
+    out->error = "entry '" + req.entry + "' not found in " + src->name;
+    return false;
+  }
+  RewriteResult rw = rewrite_hip_source(source);
+  if (!rw.errors.empty()) {
+    for (const std::string& e : rw.errors) out->log += src->name + ":" + e + "\n";
+    out->error = "compile error: " + src->name + ":" + rw.errors.front();
+    return false;
+  }
+  out->synchronizes = rw.synchronizes;
+  src->key_text = source;
+  scan_includes(req.source.parent_path(), rw.quoted_includes, 0, &src->key_text,
+                &out->synchronizes);
+  if (!req.launcher) out->parameter_names = kernel_parameter_names(source, entry_base);
+  src->text = "#line 1 \"" + src->name + "\"\n" + redirect_assert_includes(rw.text) +
+              "\n#line 1 \"" + kTrampolineName + "\"\n" + trampoline(req);
+  return true;
+}
+
+std::vector<std::string> compile_flags(const CompileRequest& req, int warp, bool synchronizes) {
+  // Hidden visibility and no interposition let the kernel inline into the block loop; only the
+  // trampoline's entries (KTA_RT_API) are exported.
+  std::vector<std::string> flags = {"-std=c++20",
+                                    "-fPIC",
+                                    "-shared",
+                                    "-x",
+                                    "c++",
+                                    "-fno-math-errno",
+                                    "-fvisibility=hidden",
+                                    "-fno-semantic-interposition"};
+  if (req.options.sanitize) {
+    for (const char* f : {"-O1", "-g", "-fsanitize=address", "-fno-omit-frame-pointer"})
+      flags.push_back(f);
+  } else {
+    for (const char* f : {"-O3", "-march=native"}) flags.push_back(f);
+  }
+  flags.push_back("-DKTA_FIBERS=" + std::string(synchronizes ? "1" : "0"));
+  flags.push_back("-DKTA_WARP_SIZE=" + std::to_string(warp));
+  for (const std::string& d : req.options.defines) flags.push_back("-D" + d);
+  for (const std::string& f : req.options.extra_flags) flags.push_back(f);
+  return flags;
+}
+
+// The whole compiler command line for the translation unit at `tu_path`.
+std::vector<std::string> compiler_argv(const std::string& cxx,
+                                       const std::vector<std::string>& flags,
+                                       const CompileRequest& req, const std::string& pch,
+                                       const fs::path& tu_path, const fs::path& so_path) {
+  std::vector<std::string> argv = {cxx};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  const std::string src_dir =
+      req.source.parent_path().empty() ? std::string(".") : req.source.parent_path().string();
+  const std::vector<std::string> tail = {
+      "-I" + runtime_include_dir(),
+      "-iquote",
+      src_dir,
+      "-include",
+      pch.empty() ? "hip/hip_runtime.h" : pch,
+      tu_path.string(),
+      "-x",
+      "none",
+      "-o",
+      so_path.string(),
+      runtime_library_path(),
+      "-Wl,-rpath," + fs::path(runtime_library_path()).parent_path().string()};
+  argv.insert(argv.end(), tail.begin(), tail.end());
+  return argv;
+}
+
+// Why a compile failed, from the compiler's run and its log.
+std::string compile_failure(const CompileRequest& req, const ipc::CommandResult& r,
+                            const std::string& log, double timeout_s) {
+  if (r.timed_out) return "compile timeout after " + std::to_string(int(timeout_s)) + " s";
+  std::string first = first_error_line(log);
+  if (log.find(kTrampolineName) != std::string::npos &&
+      first.find(kTrampolineName) != std::string::npos) {
+    return req.launcher ? "entry '" + req.entry + "' must be declared extern \"C\" int " +
+                              req.entry + "(const kta_call*)"
+                        : "entry '" + req.entry +
+                              "' is not a single __global__ function (overloaded, a template "
+                              "without arguments, or not a function)";
+  }
+  return "compile error" + (first.empty() ? std::string() : ": " + first);
+}
+
+// Compiles the translation unit into out->library (through a temporary file, so that a reader
+// never sees half an object).
+void compile_into_cache(const CompileRequest& req, const DeviceOptions& opts, const Source& src,
+                        const std::string& cxx, const std::vector<std::string>& flags,
+                        BuildResult* out) {
+  const fs::path dir = out->library.parent_path();
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) {
+    out->error = "cannot create cache directory '" + dir.string() + "': " + ec.message();
+    return;
+  }
+  std::random_device rd;
+  const std::string tmp = "tmp-" + std::to_string(getpid()) + "-" + std::to_string(rd());
+  const fs::path tu_path = dir / (tmp + "-" + src.name + ".cpp"), so_path = dir / (tmp + ".so");
+  {
+    std::ofstream f(tu_path, std::ios::binary);
+    f << src.text;
+    if (!f) {
+      out->error = "cannot write '" + tu_path.string() + "'";
+      return;
+    }
+  }
+  // Sanitized builds are rare and differ in flags: they parse the header themselves.
+  const std::string pch = req.options.sanitize
+                              ? std::string()
+                              : precompiled_header(cxx, flags, dir, opts.compile_timeout_s);
+  ipc::CommandResult r = ipc::run_command(compiler_argv(cxx, flags, req, pch, tu_path, so_path),
+                                          {.timeout_s = opts.compile_timeout_s});
+  fs::remove(tu_path, ec);
+  out->log = replace_all(r.started ? r.output : r.error, tu_path.string(), src.name);
+  out->log = replace_all(out->log, req.source.parent_path().string() + "/", "");
+  if (!r.ok()) {
+    fs::remove(so_path, ec);
+    out->error = compile_failure(req, r, out->log, opts.compile_timeout_s);
+    return;
+  }
+  fs::rename(so_path, out->library, ec);
+  if (ec) {
+    out->error = "cannot store '" + out->library.string() + "': " + ec.message();
+    return;
+  }
+  out->ok = true;
 }
 
 }  // namespace
@@ -210,139 +362,26 @@ fs::path cache_directory(const DeviceOptions& o) {
 
 BuildResult build_module(const CompileRequest& req, const DeviceOptions& opts) {
   BuildResult out;
-  std::string source;
-  if (!read_file(req.source, &source)) {
-    out.error = "cannot read source '" + req.source.string() + "'";
-    return out;
-  }
-  const std::string name = req.source.filename().string();
-  if (req.entry.empty()) {
-    out.error = "no entry named";
-    return out;
-  }
-  std::string entry_base = req.entry.substr(0, req.entry.find('<'));
-  if (!mentions_identifier(source, entry_base)) {
-    out.error = "entry '" + req.entry + "' not found in " + name;
-    return out;
-  }
-  RewriteResult rw = rewrite_hip_source(source);
-  if (!rw.errors.empty()) {
-    for (const std::string& e : rw.errors) out.log += name + ":" + e + "\n";
-    out.error = "compile error: " + name + ":" + rw.errors.front();
-    return out;
-  }
-  out.synchronizes = rw.synchronizes;
-  std::string key_text = source;
-  scan_includes(req.source.parent_path(), rw.quoted_includes, 0, &key_text, &out.synchronizes);
-  if (!req.launcher) out.parameter_names = kernel_parameter_names(source, entry_base);
-
+  Source src;
+  if (!read_source(req, &src, &out)) return out;
   const int warp = req.options.warp_size != 0 ? req.options.warp_size : opts.warp_size;
   if (warp != 32 && warp != 64) {
     out.error = "unsupported warp size " + std::to_string(warp) + " (32 or 64)";
     return out;
   }
   const std::string cxx = host_compiler(opts);
-  const std::string inc = runtime_include_dir();
-  // Hidden visibility and no interposition let the kernel inline into the block loop; only the
-  // trampoline's entries (KTA_RT_API) are exported.
-  std::vector<std::string> flags = {"-std=c++20",
-                                    "-fPIC",
-                                    "-shared",
-                                    "-x",
-                                    "c++",
-                                    "-fno-math-errno",
-                                    "-fvisibility=hidden",
-                                    "-fno-semantic-interposition"};
-  if (req.options.sanitize) {
-    for (const char* f : {"-O1", "-g", "-fsanitize=address", "-fno-omit-frame-pointer"})
-      flags.push_back(f);
-  } else {
-    for (const char* f : {"-O3", "-march=native"}) flags.push_back(f);
-  }
-  flags.push_back("-DKTA_FIBERS=" + std::string(out.synchronizes ? "1" : "0"));
-  flags.push_back("-DKTA_WARP_SIZE=" + std::to_string(warp));
-  for (const std::string& d : req.options.defines) flags.push_back("-D" + d);
-  for (const std::string& f : req.options.extra_flags) flags.push_back(f);
-
-  std::string tu = "#line 1 \"" + name + "\"\n" + redirect_assert_includes(rw.text) +
-                   "\n#line 1 \"" + kTrampolineName + "\"\n" + trampoline(req);
-  std::string key =
-      tu + "\n" + key_text + "\n" + cxx + "\n" + toolchain_identity(cxx) + "\n" + model_identity();
+  const std::vector<std::string> flags = compile_flags(req, warp, out.synchronizes);
+  std::string key = src.text + "\n" + src.key_text + "\n" + cxx + "\n" + toolchain_identity(cxx) +
+                    "\n" + model_identity();
   for (const std::string& f : flags) key += f + "\n";
-  const fs::path dir = cache_directory(opts) / "cpu";
-  const std::string digest = content_hash(key);
-  out.library = dir / (digest + ".so");
+  out.library = cache_directory(opts) / "cpu" / (content_hash(key) + ".so");
   std::error_code ec;
   if (fs::exists(out.library, ec)) {
     out.ok = true;
     out.cache_hit = true;
     return out;
   }
-  fs::create_directories(dir, ec);
-  if (ec) {
-    out.error = "cannot create cache directory '" + dir.string() + "': " + ec.message();
-    return out;
-  }
-  std::random_device rd;
-  const std::string tmp = "tmp-" + std::to_string(getpid()) + "-" + std::to_string(rd());
-  const fs::path tu_path = dir / (tmp + "-" + name + ".cpp"), so_path = dir / (tmp + ".so");
-  {
-    std::ofstream f(tu_path, std::ios::binary);
-    f << tu;
-    if (!f) {
-      out.error = "cannot write '" + tu_path.string() + "'";
-      return out;
-    }
-  }
-  // Sanitized builds are rare and differ in flags: they parse the header themselves.
-  const std::string pch = req.options.sanitize
-                              ? std::string()
-                              : precompiled_header(cxx, flags, dir, opts.compile_timeout_s);
-  std::vector<std::string> argv = {cxx};
-  argv.insert(argv.end(), flags.begin(), flags.end());
-  const std::string src_dir =
-      req.source.parent_path().empty() ? std::string(".") : req.source.parent_path().string();
-  const std::vector<std::string> tail = {
-      "-I" + inc,
-      "-iquote",
-      src_dir,
-      "-include",
-      pch.empty() ? "hip/hip_runtime.h" : pch,
-      tu_path.string(),
-      "-x",
-      "none",
-      "-o",
-      so_path.string(),
-      runtime_library_path(),
-      "-Wl,-rpath," + fs::path(runtime_library_path()).parent_path().string()};
-  argv.insert(argv.end(), tail.begin(), tail.end());
-  ProcessResult pr = run_process(argv, opts.compile_timeout_s);
-  fs::remove(tu_path, ec);
-  out.log = replace_all(pr.output, tu_path.string(), name);
-  out.log = replace_all(out.log, req.source.parent_path().string() + "/", "");
-  if (pr.timed_out || pr.exit_code != 0) {
-    fs::remove(so_path, ec);
-    if (pr.timed_out) {
-      out.error = "compile timeout after " + std::to_string(int(opts.compile_timeout_s)) + " s";
-    } else if (out.log.find(kTrampolineName) != std::string::npos &&
-               first_error_line(out.log).find(kTrampolineName) != std::string::npos) {
-      out.error = req.launcher ? "entry '" + req.entry + "' must be declared extern \"C\" int " +
-                                     req.entry + "(const kta_call*)"
-                               : "entry '" + req.entry +
-                                     "' is not a single __global__ function (overloaded, a "
-                                     "template without arguments, or not a function)";
-    } else {
-      std::string first = first_error_line(out.log);
-      out.error = "compile error" + (first.empty() ? std::string() : ": " + first);
-    }
-    return out;
-  }
-  fs::rename(so_path, out.library, ec);
-  if (ec) {
-    out.error = "cannot store '" + out.library.string() + "': " + ec.message();
-    return out;
-  }
-  out.ok = true;
+  compile_into_cache(req, opts, src, cxx, flags, &out);
   return out;
 }
 

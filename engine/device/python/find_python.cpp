@@ -7,7 +7,7 @@
 #include <mutex>
 #include <sstream>
 
-#include "engine/device/cpu/subprocess.h"
+#include "engine/ipc/command.h"
 
 namespace kta::engine {
 
@@ -24,10 +24,10 @@ std::string probe(const std::string& python, const std::vector<std::string>& mod
       "print('no module named ' + ', '.join(m) if m else 'ok')\n"
       "sys.exit(3 if m else 0)"};
   argv.insert(argv.end(), modules.begin(), modules.end());
-  cpu::ProcessResult r = cpu::run_process(argv, 30);
-  if (r.exit_code == 0) return {};
+  ipc::CommandResult r = ipc::run_command(argv);
+  if (r.ok()) return {};
   if (r.timed_out) return "probe timed out";
-  std::string out = r.output;
+  std::string out = r.started ? r.output : r.error;
   while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
   if (r.exit_code == 3) return out.substr(out.rfind('\n') + 1);
   if (out.size() > 200) out = out.substr(0, 200) + "...";

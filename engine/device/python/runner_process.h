@@ -8,8 +8,6 @@
 // and every module again, so a crash costs one request, not the run.
 #pragma once
 
-#include <sys/types.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -20,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/ipc/child_channel.h"
 #include "engine/ipc/shared_buffer.h"
 
 namespace kta::engine {
@@ -62,8 +61,8 @@ class RunnerProcess {
   // The child's id of an engine-side module, recompiling it in a fresh child when needed.
   std::optional<int64_t> module_id(uint64_t id, double timeout_s, std::string* error);
 
-  bool zero_copy() const { return zero_copy_; }        // the child's tensors are the shared memory
-  uint64_t generation() const { return generation_; }  // bumped by every start
+  bool zero_copy() const { return zero_copy_; }  // the child's tensors are the shared memory
+  uint64_t generation() const { return child_.generation(); }  // bumped by every start
   const nlohmann::json& hello() const { return hello_; }
   RunnerStats stats() const { return stats_; }
   std::string log_tail() const;
@@ -72,9 +71,10 @@ class RunnerProcess {
 
  private:
   std::string start();  // empty on success, else why not
-  void stop();
+  void stop() { child_.stop(); }
   std::string ensure();
-  std::string why_ended(int status) const;
+  // A fresh child's setup: the hello and its version, then every buffer mapped again.
+  std::string greet(const std::string& python);
   nlohmann::json lost(const std::string& why);
   std::optional<nlohmann::json> exchange(const nlohmann::json& q, double timeout_s, int fd,
                                          std::string* failure);
@@ -90,10 +90,9 @@ class RunnerProcess {
 
   RunnerOptions options_;
   std::mutex mu_;
-  pid_t pid_ = -1;
-  int socket_ = -1, log_fd_ = -1;
+  ipc::ChildChannel child_{"python runner", "kta-runner-log"};
   bool zero_copy_ = true;
-  uint64_t generation_ = 0, next_buffer_ = 1;
+  uint64_t next_buffer_ = 1;
   nlohmann::json hello_;
   std::map<uint64_t, Shared> buffers_;
   std::vector<Module> modules_;

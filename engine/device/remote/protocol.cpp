@@ -1,11 +1,8 @@
 #include "engine/device/remote/protocol.h"
 
-#include <sys/socket.h>
-#include <unistd.h>
+#include <stdexcept>
 
-#include <cerrno>
-#include <cstring>
-#include <vector>
+#include "engine/ipc/channel.h"
 
 namespace kta::engine::remote {
 namespace {
@@ -16,12 +13,6 @@ Dim3 dim_from(const json& j) {
 }
 
 }  // namespace
-
-std::string clip(const std::string& text) {
-  if (text.size() <= kMaxTextBytes) return text;
-  return text.substr(0, kMaxTextBytes) + "\n[... " + std::to_string(text.size() - kMaxTextBytes) +
-         " more bytes]\n";
-}
 
 json to_json(const DeviceOptions& o) {
   return {{"threads", o.threads},
@@ -70,7 +61,7 @@ CompileRequest compile_request_from_json(const json& j) {
 }
 
 json to_json(const CompileResult& r) {
-  return {{"ok", r.ok},         {"error", r.error},     {"log", clip(r.log)},
+  return {{"ok", r.ok},         {"error", r.error},     {"log", ipc::clip(r.log)},
           {"module", r.module}, {"seconds", r.seconds}, {"cache_hit", r.cache_hit}};
 }
 CompileResult compile_result_from_json(const json& j) {
@@ -151,8 +142,8 @@ LauncherArgs launcher_args_from_json(const json& j) {
 
 json to_json(const LaunchResult& r) {
   return {{"ok", r.ok},
-          {"error", clip(r.error)},
-          {"output", clip(r.output)},
+          {"error", ipc::clip(r.error)},
+          {"output", ipc::clip(r.output)},
           {"device_restarted", r.device_restarted},
           {"context_lost", r.context_lost}};
 }
@@ -189,7 +180,7 @@ json to_json(const DeviceInfo& i) {
           {"shared_mem_per_block", i.shared_mem_per_block},
           {"max_threads_per_block", i.max_threads_per_block},
           {"peak_bandwidth", i.peak_bandwidth},
-          {"details", clip(i.details)}};
+          {"details", ipc::clip(i.details)}};
 }
 DeviceInfo device_info_from_json(const json& j) {
   DeviceInfo i;
@@ -202,57 +193,6 @@ DeviceInfo device_info_from_json(const json& j) {
   i.peak_bandwidth = j.at("peak_bandwidth").get<double>();
   i.details = j.value("details", std::string());
   return i;
-}
-
-bool send_message(int socket, const json& message, int fd) {
-  std::string text = message.dump(-1, ' ', false, json::error_handler_t::replace);
-  if (text.size() > kMaxMessageBytes)
-    text = json{{"ok", false}, {"error", "reply too large"}}.dump();
-  iovec iov{text.data(), text.size()};
-  msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
-  if (fd >= 0) {
-    msg.msg_control = control;
-    msg.msg_controllen = sizeof(control);
-    cmsghdr* c = CMSG_FIRSTHDR(&msg);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof(int));
-    std::memcpy(CMSG_DATA(c), &fd, sizeof(int));
-  }
-  for (;;) {
-    ssize_t n = sendmsg(socket, &msg, MSG_NOSIGNAL);
-    if (n >= 0) return true;
-    if (errno != EINTR) return false;
-  }
-}
-
-std::optional<json> receive_message(int socket, int* fd) {
-  static thread_local std::vector<char> buf(kMaxMessageBytes + 1);
-  iovec iov{buf.data(), buf.size()};
-  msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof(control);
-  ssize_t n;
-  do {
-    n = recvmsg(socket, &msg, MSG_CMSG_CLOEXEC);
-  } while (n < 0 && errno == EINTR);
-  if (n <= 0) return std::nullopt;
-  if (fd != nullptr) {
-    *fd = -1;
-    for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
-      if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-        std::memcpy(fd, CMSG_DATA(c), sizeof(int));
-    }
-  }
-  json j = json::parse(buf.data(), buf.data() + n, nullptr, false);
-  if (j.is_discarded()) return std::nullopt;
-  return j;
 }
 
 }  // namespace kta::engine::remote

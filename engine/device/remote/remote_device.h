@@ -14,6 +14,7 @@
 #include <string>
 
 #include "engine/device/device.h"
+#include "engine/ipc/child_channel.h"
 #include "engine/ipc/shared_buffer.h"
 
 namespace kta::engine::remote {
@@ -43,7 +44,7 @@ class RemoteDevice : public Device {
   void synchronize() override;
 
   // The worker's process id, -1 when none runs (tests use it to check restarts).
-  pid_t worker_pid() const { return pid_; }
+  pid_t worker_pid() const { return worker_.pid(); }
   // How many workers this device started so far.
   int workers_started() const { return started_; }
 
@@ -57,12 +58,16 @@ class RemoteDevice : public Device {
   using json = nlohmann::json;
 
   void start(bool asan);
-  void stop();
+  void stop() { worker_.stop(); }
   std::string ensure(bool asan);
-  // One request/reply; on failure (crash, timeout) the worker is gone and *failure says why.
+  ipc::SpawnSpec worker_command(bool asan) const;
+  // A fresh worker's setup: the hello, then every buffer mapped again.
+  std::string greet();
+  // One request/reply; on failure (crash, timeout, a reply that is not JSON) the worker is gone
+  // and *failure says why.
   std::optional<json> request(const json& q, double timeout_s, std::string* failure, int fd = -1);
-  std::string why_worker_ended(int status);
-  std::string log_tail() const;
+  std::string why_worker_ended(int status, const std::string& log) const;
+  bool running() const { return worker_.running(); }
   std::string load(ModuleRecord& m, uint64_t* remote);
   const Shared& shared(Buffer b, size_t bytes) const;
   LaunchResult lost(const std::string& why);
@@ -73,11 +78,8 @@ class RemoteDevice : public Device {
 
   DeviceOptions options_;
   DeviceInfo info_;
-  pid_t pid_ = -1;
-  int socket_ = -1;
-  int log_fd_ = -1;
+  ipc::ChildChannel worker_{"worker", "kta-worker-log"};
   bool asan_ = false;
-  uint64_t generation_ = 0;
   int started_ = 0;
   uint64_t next_buffer_ = 1, next_module_ = 1;
   std::map<uint64_t, Shared> buffers_;

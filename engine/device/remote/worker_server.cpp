@@ -12,6 +12,7 @@
 #include "engine/device/cpu/cpu_device.h"
 #include "engine/device/hip/hip_plugin_loader.h"
 #include "engine/device/remote/protocol.h"
+#include "engine/ipc/channel.h"
 
 namespace kta::engine::remote {
 namespace {
@@ -38,7 +39,7 @@ class Server {
   int run() {
     for (;;) {
       int fd = -1;
-      std::optional<json> request = receive_message(socket_, &fd);
+      std::optional<json> request = ipc::receive_message(socket_, &fd);
       if (!request) return 0;
       json reply;
       std::string op = request->value("op", "");
@@ -49,7 +50,7 @@ class Server {
       } catch (const std::exception& e) {
         reply = failure(op, std::string("worker: ") + e.what());
       }
-      if (!send_message(socket_, reply)) return 0;
+      if (!ipc::send_message(socket_, reply)) return 0;
     }
   }
 
@@ -129,110 +130,117 @@ class Server {
   }
 
   json handle(const std::string& op, const json& q, int fd) {
-    if (op == "hello") {
-      DeviceOptions o = options_from_json(q.at("options"));
-      bool asan = cpu::CpuDevice::sanitizer_loaded();
-      // The address-space limit contains runaway allocations of host code. AddressSanitizer
-      // reserves terabytes of shadow memory and a GPU runtime maps the device's whole memory
-      // into the address space, so neither can run under one; GPU memory is bounded by the card.
-      bool gpu = o.device.rfind("hip", 0) == 0;
-      if (o.memory_limit != 0 && !asan && !gpu) {
-        rlimit lim{o.memory_limit, o.memory_limit};
-        if (setrlimit(RLIMIT_AS, &lim) == 0) memory_limit_ = o.memory_limit;
-      }
-      try {
-        open_device(o);
-      } catch (const std::exception& e) {
-        return {{"ok", false}, {"error", e.what()}};
-      }
-      DeviceInfo info = device_->info();
-      if (!staged_kind_.empty()) info.kind = staged_kind_;
-      return {{"ok", true}, {"info", to_json(info)}, {"asan", asan}, {"pid", getpid()}};
-    }
-    if (op == "map") {
-      if (fd < 0) throw std::runtime_error("map without a descriptor");
-      size_t bytes = q.at("bytes").get<size_t>();
-      size_t page = size_t(sysconf(_SC_PAGESIZE));
-      size_t length = std::max(page, (bytes + page - 1) / page * page);
-      void* p = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-      close(fd);
-      if (p == MAP_FAILED)
-        return {{"ok", false}, {"error", "cannot map buffer memory" + limit_text()}};
-      uint64_t id = q.at("id").get<uint64_t>();
-      Mapping m{p, length, bytes, Buffer{}};
-      if (cpu_ != nullptr) {
-        cpu_->adopt(id, p, bytes);
-      } else {
-        // The shared memory holds the buffer's last known contents (also after a restart); a
-        // fresh buffer's are zeros, set on the device without reading the shared pages.
-        m.device = device().alloc(bytes);
-        if (q.value("fresh", false)) {
-          device().fill(m.device, 0);
-        } else {
-          device().upload(m.device, p, bytes);
-        }
-      }
-      mappings_[id] = m;
-      return {{"ok", true}};
-    }
+    if (op == "hello") return hello(q);
+    if (op == "map") return map(q, fd);
     if (fd >= 0) close(fd);
-    if (op == "unmap") {
-      uint64_t id = q.at("id").get<uint64_t>();
-      auto it = mappings_.find(id);
-      if (it != mappings_.end()) {
-        device().free(cpu_ != nullptr ? Buffer{id, 0} : it->second.device);
-        munmap(it->second.data, it->second.length);
-        mappings_.erase(it);
-      }
-      return {{"ok", true}};
-    }
-    // Staging between the shared memory and a device's own memory (not used on cpu).
-    if (op == "upload") {
-      Mapping& m = mapping(q);
-      device().upload(m.device, m.data, m.bytes);
-      return {{"ok", true}};
-    }
-    if (op == "download") {
-      Mapping& m = mapping(q);
-      device().download(m.data, m.device, m.bytes);
-      return {{"ok", true}};
-    }
-    if (op == "fill") {
-      Mapping& m = mapping(q);
-      device().fill(m.device, q.at("byte").get<uint8_t>());
-      return {{"ok", true}};
-    }
+    if (op == "unmap") return unmap(q);
+    if (op == "upload" || op == "download" || op == "fill") return stage(op, q);
     if (op == "compile")
       return to_json(device().compile(compile_request_from_json(q.at("request"))));
-    if (op == "launch") {
-      return to_json(with_limit(device().launch(q.at("module").get<uint64_t>(),
-                                                translate(kernel_args_from_json(q.at("args"))),
-                                                launch_config_from_json(q.at("config")))));
-    }
-    if (op == "call") {
-      return to_json(with_limit(device().call(q.at("module").get<uint64_t>(),
-                                              translate(launcher_args_from_json(q.at("args"))))));
-    }
-    if (op == "timed_launch") {
-      TimedResult t = device().timed_launch(q.at("module").get<uint64_t>(),
-                                            translate(kernel_args_from_json(q.at("args"))),
-                                            launch_config_from_json(q.at("config")),
-                                            q.at("flush").get<bool>(), q.at("repeat").get<int>());
-      t.status = with_limit(t.status);
-      return to_json(t);
-    }
-    if (op == "timed_call") {
-      TimedResult t = device().timed_call(q.at("module").get<uint64_t>(),
-                                          translate(launcher_args_from_json(q.at("args"))),
-                                          q.at("flush").get<bool>(), q.at("repeat").get<int>());
-      t.status = with_limit(t.status);
-      return to_json(t);
-    }
+    if (op == "launch" || op == "call") return run(op, q);
+    if (op == "timed_launch" || op == "timed_call") return run_timed(op, q);
     if (op == "sync") {
       device().synchronize();
       return {{"ok", true}};
     }
     throw std::runtime_error("unknown request '" + op + "'");
+  }
+
+  json hello(const json& q) {
+    DeviceOptions o = options_from_json(q.at("options"));
+    bool asan = cpu::CpuDevice::sanitizer_loaded();
+    // The address-space limit contains runaway allocations of host code. AddressSanitizer
+    // reserves terabytes of shadow memory and a GPU runtime maps the device's whole memory
+    // into the address space, so neither can run under one; GPU memory is bounded by the card.
+    bool gpu = o.device.rfind("hip", 0) == 0;
+    if (o.memory_limit != 0 && !asan && !gpu) {
+      rlimit lim{o.memory_limit, o.memory_limit};
+      if (setrlimit(RLIMIT_AS, &lim) == 0) memory_limit_ = o.memory_limit;
+    }
+    try {
+      open_device(o);
+    } catch (const std::exception& e) {
+      return {{"ok", false}, {"error", e.what()}};
+    }
+    DeviceInfo info = device_->info();
+    if (!staged_kind_.empty()) info.kind = staged_kind_;
+    return {{"ok", true}, {"info", to_json(info)}, {"asan", asan}, {"pid", getpid()}};
+  }
+
+  json map(const json& q, int fd) {
+    if (fd < 0) throw std::runtime_error("map without a descriptor");
+    size_t bytes = q.at("bytes").get<size_t>();
+    size_t page = size_t(sysconf(_SC_PAGESIZE));
+    size_t length = std::max(page, (bytes + page - 1) / page * page);
+    void* p = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED)
+      return {{"ok", false}, {"error", "cannot map buffer memory" + limit_text()}};
+    uint64_t id = q.at("id").get<uint64_t>();
+    Mapping m{p, length, bytes, Buffer{}};
+    if (cpu_ != nullptr) {
+      cpu_->adopt(id, p, bytes);
+    } else {
+      // The shared memory holds the buffer's last known contents (also after a restart); a
+      // fresh buffer's are zeros, set on the device without reading the shared pages.
+      m.device = device().alloc(bytes);
+      if (q.value("fresh", false)) {
+        device().fill(m.device, 0);
+      } else {
+        device().upload(m.device, p, bytes);
+      }
+    }
+    mappings_[id] = m;
+    return {{"ok", true}};
+  }
+
+  json unmap(const json& q) {
+    uint64_t id = q.at("id").get<uint64_t>();
+    auto it = mappings_.find(id);
+    if (it != mappings_.end()) {
+      device().free(cpu_ != nullptr ? Buffer{id, 0} : it->second.device);
+      munmap(it->second.data, it->second.length);
+      mappings_.erase(it);
+    }
+    return {{"ok", true}};
+  }
+
+  // Staging between the shared memory and a device's own memory (not used on cpu).
+  json stage(const std::string& op, const json& q) {
+    Mapping& m = mapping(q);
+    if (op == "upload") {
+      device().upload(m.device, m.data, m.bytes);
+    } else if (op == "download") {
+      device().download(m.data, m.device, m.bytes);
+    } else {
+      device().fill(m.device, q.at("byte").get<uint8_t>());
+    }
+    return {{"ok", true}};
+  }
+
+  json run(const std::string& op, const json& q) {
+    uint64_t module = q.at("module").get<uint64_t>();
+    if (op == "launch") {
+      return to_json(
+          with_limit(device().launch(module, translate(kernel_args_from_json(q.at("args"))),
+                                     launch_config_from_json(q.at("config")))));
+    }
+    return to_json(
+        with_limit(device().call(module, translate(launcher_args_from_json(q.at("args"))))));
+  }
+
+  json run_timed(const std::string& op, const json& q) {
+    uint64_t module = q.at("module").get<uint64_t>();
+    bool flush = q.at("flush").get<bool>();
+    int repeat = q.at("repeat").get<int>();
+    TimedResult t =
+        op == "timed_launch"
+            ? device().timed_launch(module, translate(kernel_args_from_json(q.at("args"))),
+                                    launch_config_from_json(q.at("config")), flush, repeat)
+            : device().timed_call(module, translate(launcher_args_from_json(q.at("args"))), flush,
+                                  repeat);
+    t.status = with_limit(t.status);
+    return to_json(t);
   }
 
   int socket_;

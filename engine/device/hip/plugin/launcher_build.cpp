@@ -1,27 +1,20 @@
 #include "engine/device/hip/plugin/launcher_build.h"
 
 #include <dlfcn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 
 #include "engine/device/hip/rtc/code_cache.h"
+#include "engine/ipc/child_status.h"
+#include "engine/ipc/command.h"
 
 namespace kta::engine::hip {
 namespace fs = std::filesystem;
 namespace {
-
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
 
 // The folder holding this plugin: include folders are looked up beside it first, so a build
 // tree carried to another machine works.
@@ -50,15 +43,64 @@ std::string compiler_path() {
 #endif
 }
 
-// Runs a shell command, returning its exit status and merged output.
-int run(const std::string& cmd, std::string* output) {
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (p == nullptr) return -1;
-  std::array<char, 4096> buf{};
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) output->append(buf.data(), n);
-  int status = pclose(p);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+bool read_text(const fs::path& path, std::string* out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream text;
+  text << in.rdbuf();
+  *out = text.str();
+  return true;
+}
+
+// The compiler's flags for a launcher source: a shared library for `arch`, with the HIP
+// headers (on NVIDIA), kta's launch ABI and the source's own folder on the include path.
+std::vector<std::string> launcher_flags(const CompileRequest& req, const std::string& arch) {
+  const fs::path dir = plugin_dir();
+  std::vector<std::string> args;
+#if defined(__HIP_PLATFORM_NVIDIA__)
+  fs::path hip_include = first_existing("KTA_HIP_INCLUDE_DIR", dir / "hip-nvidia" / "include",
+                                        KTA_HIP_LAUNCHER_INCLUDE);
+  args = {"-shared",
+          "-Xcompiler",
+          "-fPIC",
+          "-O3",
+          "-std=c++17",
+          "-arch=" + arch,
+          "-cudart",
+          "shared",
+          "-D__HIP_PLATFORM_NVIDIA__",
+          "-Wno-deprecated-gpu-targets",
+          "-I" + hip_include.string()};
+#else
+  args = {"-shared", "-fPIC", "-O3", "-std=c++17", "--offload-arch=" + arch};
+#endif
+  fs::path abi_include = first_existing("KTA_LAUNCH_ABI_INCLUDE_DIR",
+                                        dir / "hip-launch" / "include", KTA_HIP_LAUNCH_ABI_INCLUDE);
+  args.push_back("-I" + abi_include.string());
+  args.push_back("-I" + fs::absolute(req.source).parent_path().string());
+  for (const std::string& d : req.options.defines) args.push_back("-D" + d);
+  for (const std::string& f : req.options.extra_flags) args.push_back(f);
+  return args;
+}
+
+// Compiles the source into `tmp`; empty on success, else why not (the output goes to *log).
+std::string compile(const std::string& compiler, const std::vector<std::string>& flags,
+                    const CompileRequest& req, const fs::path& tmp, const DeviceOptions& options,
+                    std::string* log) {
+  std::vector<std::string> argv = {compiler};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+#if defined(__HIP_PLATFORM_NVIDIA__)
+  argv.insert(argv.end(), {"-x", "cu"});  // nvcc mishandles .hip files otherwise
+#else
+  argv.insert(argv.end(), {"-x", "hip"});
+#endif
+  argv.insert(argv.end(), {fs::absolute(req.source).string(), "-o", tmp.string()});
+  ipc::CommandResult r = ipc::run_command(argv, {.timeout_s = options.compile_timeout_s});
+  *log = r.started ? r.output : r.error;
+  if (r.ok()) return {};
+  if (r.timed_out)
+    return "compile timeout after " + ipc::seconds_text(options.compile_timeout_s) + " s";
+  return "compile error";
 }
 
 }  // namespace
@@ -72,37 +114,16 @@ LauncherBuild build_launcher(const CompileRequest& req, const std::string& arch,
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return out;
   };
-  std::ifstream in(req.source, std::ios::binary);
-  if (!in) {
+  std::string text;
+  if (!read_text(req.source, &text)) {
     out.result.error = "cannot read launcher source '" + req.source.string() + "'";
     return finish();
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  const fs::path dir = plugin_dir();
   const std::string compiler = compiler_path();
-  std::vector<std::string> args = {shell_quote(compiler)};
-#if defined(__HIP_PLATFORM_NVIDIA__)
-  fs::path hip_include = first_existing("KTA_HIP_INCLUDE_DIR", dir / "hip-nvidia" / "include",
-                                        KTA_HIP_LAUNCHER_INCLUDE);
-  args.insert(args.end(),
-              {"-shared", "-Xcompiler", "-fPIC", "-O3", "-std=c++17", "-arch=" + arch, "-cudart",
-               "shared", "-D__HIP_PLATFORM_NVIDIA__", "-Wno-deprecated-gpu-targets",
-               "-I" + shell_quote(hip_include.string())});
-#else
-  args.insert(args.end(), {"-shared", "-fPIC", "-O3", "-std=c++17", "--offload-arch=" + arch});
-#endif
-  fs::path abi_include = first_existing("KTA_LAUNCH_ABI_INCLUDE_DIR",
-                                        dir / "hip-launch" / "include", KTA_HIP_LAUNCH_ABI_INCLUDE);
-  args.push_back("-I" + shell_quote(abi_include.string()));
-  args.push_back("-I" + shell_quote(fs::absolute(req.source).parent_path().string()));
-  for (const std::string& d : req.options.defines) args.push_back(shell_quote("-D" + d));
-  for (const std::string& f : req.options.extra_flags) args.push_back(shell_quote(f));
-
-  std::string key_text = "kta-hip-launcher 1\n" + compiler + "\n" + req.entry + "\n";
-  for (const std::string& a : args) key_text += a + "\n";
-  key_text += text.str();
-  const std::string key = content_hash(key_text);
+  const std::vector<std::string> flags = launcher_flags(req, arch);
+  std::string key_text = "kta-hip-launcher 2\n" + compiler + "\n" + req.entry + "\n";
+  for (const std::string& a : flags) key_text += a + "\n";
+  const std::string key = content_hash(key_text + text);
   const fs::path cache = kernel_cache_dir(options.cache_dir);
   out.library = cache / (key + ".so");
   std::error_code ec;
@@ -113,22 +134,9 @@ LauncherBuild build_launcher(const CompileRequest& req, const std::string& arch,
   }
   fs::create_directories(cache, ec);
   const fs::path tmp = cache / (key + ".tmp." + std::to_string(getpid()) + ".so");
-  std::string cmd;
-  if (options.compile_timeout_s > 0)
-    cmd = "timeout -k 5 " + std::to_string(int(options.compile_timeout_s + 0.5)) + " ";
-  for (const std::string& a : args) cmd += a + " ";
-#if defined(__HIP_PLATFORM_NVIDIA__)
-  cmd += "-x cu ";  // nvcc mishandles .hip files otherwise
-#else
-  cmd += "-x hip ";
-#endif
-  cmd += shell_quote(fs::absolute(req.source).string()) + " -o " + shell_quote(tmp.string());
-  int rc = run(cmd, &out.result.log);
-  if (rc != 0) {
+  out.result.error = compile(compiler, flags, req, tmp, options, &out.result.log);
+  if (!out.result.error.empty()) {
     fs::remove(tmp, ec);
-    out.result.error =
-        rc == 124 ? "compile timeout after " + std::to_string(options.compile_timeout_s) + " s"
-                  : "compile error";
     return finish();
   }
   fs::rename(tmp, out.library, ec);
