@@ -8,10 +8,10 @@
 #include <map>
 #include <stdexcept>
 
-#include "engine/inputs/hash.h"
 #include "engine/inputs/philox.h"
 #include "engine/inputs/portable_math.h"
 #include "engine/inputs/slices.h"
+#include "lang/hash.h"
 
 namespace kta::engine {
 
@@ -220,14 +220,14 @@ const Generator& find_generator(const Distribution& d) {
 
 uint64_t input_key(std::string_view task, const model::ShapePoint& point, uint64_t seed,
                    std::string_view tensor) {
-  uint64_t h = hash_string(task, 0x6b7461u /* "kta" */);
-  h = hash_mix(h, point.size());
+  uint64_t h = lang::hash_string(task, 0x6b7461u /* "kta" */);
+  h = lang::hash_mix(h, point.size());
   for (const auto& [name, value] : point) {
-    h = hash_mix(h, hash_string(name));
-    h = hash_mix(h, static_cast<uint64_t>(value));
+    h = lang::hash_mix(h, lang::hash_string(name));
+    h = lang::hash_mix(h, static_cast<uint64_t>(value));
   }
-  h = hash_mix(h, seed);
-  return hash_mix(h, hash_string(tensor));
+  h = lang::hash_mix(h, seed);
+  return lang::hash_mix(h, lang::hash_string(tensor));
 }
 
 const std::vector<std::string>& known_distributions() {

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "engine/device/hip/rtc/code_cache.h"
+#include "lang/hash.h"
 
 namespace kta::engine::hip {
 namespace fs = std::filesystem;
@@ -102,7 +103,7 @@ LauncherBuild build_launcher(const CompileRequest& req, const std::string& arch,
   std::string key_text = "kta-hip-launcher 1\n" + compiler + "\n" + req.entry + "\n";
   for (const std::string& a : args) key_text += a + "\n";
   key_text += text.str();
-  const std::string key = content_hash(key_text);
+  const std::string key = lang::ContentHasher().add(key_text).hex();
   const fs::path cache = kernel_cache_dir(options.cache_dir);
   out.library = cache / (key + ".so");
   std::error_code ec;
