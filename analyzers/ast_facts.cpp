@@ -153,8 +153,6 @@ const FunctionFacts& FactsCache::get(const FunctionDecl* fn) {
   return *slot;
 }
 
-bool is_kernel(const FunctionDecl* fn) { return fn && fn->hasAttr<CUDAGlobalAttr>(); }
-
 bool is_size_type(QualType type) {
   type = type.getCanonicalType().getUnqualifiedType();
   if (!type->isIntegerType() || type->isBooleanType() || type->isEnumeralType()) return false;

@@ -38,7 +38,6 @@ class FactsCache {
   std::map<const clang::FunctionDecl*, std::unique_ptr<FunctionFacts>> cache_;
 };
 
-bool is_kernel(const clang::FunctionDecl* fn);
 // An integer (not bool, not char) scalar type: what sizes are passed as.
 bool is_size_type(clang::QualType type);
 

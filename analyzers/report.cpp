@@ -140,62 +140,84 @@ std::string format_json(const std::vector<FileAudit>& audits) {
   return doc.dump(2) + "\n";
 }
 
-std::string format_sarif(const std::vector<FileAudit>& audits) {
+namespace {
+
+// One rule per check, plus the rule parse errors are reported under.
+json sarif_rules() {
   json rules = json::array();
-  std::vector<std::string> rule_ids;
   for (const CheckInfo& c : check_catalog()) {
     rules.push_back({{"id", c.name},
                      {"name", c.name},
                      {"shortDescription", {{"text", c.summary}}},
                      {"helpUri", "docs/analyzers/" + c.name + ".md"},
                      {"defaultConfiguration", {{"level", c.severity}}}});
-    rule_ids.push_back(c.name);
   }
   rules.push_back({{"id", kParseErrorRule},
                    {"name", kParseErrorRule},
                    {"shortDescription",
                     {{"text", "the file does not parse; findings come from a partial AST"}}},
                    {"defaultConfiguration", {{"level", "error"}}}});
-  rule_ids.push_back(kParseErrorRule);
-  auto rule_index = [&](const std::string& id) {
-    return static_cast<size_t>(std::find(rule_ids.begin(), rule_ids.end(), id) - rule_ids.begin());
-  };
+  return rules;
+}
 
+// The results (findings, parse errors) and notifications (a failure) of audit `index`.
+struct SarifFile {
+  const json& rules;
+  const FileAudit& audit;
+  size_t index;
+
+  size_t rule_index(const std::string& id) const {
+    size_t k = 0;
+    while (k < rules.size() && rules[k]["id"] != id) ++k;
+    return k;
+  }
+
+  json location(const std::string& file, unsigned line, unsigned column,
+                const std::string& snippet) const {
+    json region = {{"startLine", std::max(1u, line)}};
+    if (column) region["startColumn"] = column;
+    if (!snippet.empty()) region["snippet"] = {{"text", snippet}};
+    json artifact = {{"uri", to_uri(file)}};
+    if (file == audit.file.string()) artifact["index"] = index;
+    return json::array(
+        {{{"physicalLocation", {{"artifactLocation", artifact}, {"region", region}}}}});
+  }
+
+  json result(const std::string& rule, const std::string& level, const std::string& message,
+              json locations) const {
+    return {{"ruleId", rule},
+            {"ruleIndex", rule_index(rule)},
+            {"level", level},
+            {"message", {{"text", message}}},
+            {"locations", std::move(locations)}};
+  }
+
+  void add_to(json& results, json& notifications) const {
+    for (const Finding& f : audit.findings)
+      results.push_back(
+          result(f.check, f.severity, f.message, location(f.file, f.line, f.column, f.snippet)));
+    for (const std::string& e : audit.parse_errors) {
+      ParsedError p = parse_error_text(e, audit.file.string());
+      results.push_back(
+          result(kParseErrorRule, "error", p.message, location(p.file, p.line, p.column, "")));
+    }
+    if (!audit.failure.empty())
+      notifications.push_back({{"level", "error"},
+                               {"message", {{"text", audit.failure}}},
+                               {"locations", location(audit.file.string(), 1, 0, "")}});
+  }
+};
+
+}  // namespace
+
+std::string format_sarif(const std::vector<FileAudit>& audits) {
+  const json rules = sarif_rules();
   json artifacts = json::array();
   json results = json::array();
   json notifications = json::array();
   for (size_t i = 0; i < audits.size(); ++i) {
-    const FileAudit& a = audits[i];
-    std::string uri = to_uri(a.file.string());
-    artifacts.push_back({{"location", {{"uri", uri}}}});
-    auto location = [&](const std::string& file, unsigned line, unsigned column,
-                        const std::string& snippet) {
-      json region = {{"startLine", std::max(1u, line)}};
-      if (column) region["startColumn"] = column;
-      if (!snippet.empty()) region["snippet"] = {{"text", snippet}};
-      json artifact = {{"uri", to_uri(file)}};
-      if (file == a.file.string()) artifact["index"] = i;
-      return json::array(
-          {{{"physicalLocation", {{"artifactLocation", artifact}, {"region", region}}}}});
-    };
-    for (const Finding& f : a.findings)
-      results.push_back({{"ruleId", f.check},
-                         {"ruleIndex", rule_index(f.check)},
-                         {"level", f.severity},
-                         {"message", {{"text", f.message}}},
-                         {"locations", location(f.file, f.line, f.column, f.snippet)}});
-    for (const std::string& e : a.parse_errors) {
-      ParsedError p = parse_error_text(e, a.file.string());
-      results.push_back({{"ruleId", kParseErrorRule},
-                         {"ruleIndex", rule_index(kParseErrorRule)},
-                         {"level", "error"},
-                         {"message", {{"text", p.message}}},
-                         {"locations", location(p.file, p.line, p.column, "")}});
-    }
-    if (!a.failure.empty())
-      notifications.push_back({{"level", "error"},
-                               {"message", {{"text", a.failure}}},
-                               {"locations", location(a.file.string(), 1, 0, "")}});
+    artifacts.push_back({{"location", {{"uri", to_uri(audits[i].file.string())}}}});
+    SarifFile{rules, audits[i], i}.add_to(results, notifications);
   }
   json invocation = {{"executionSuccessful", notifications.empty()}};
   if (!notifications.empty()) invocation["toolExecutionNotifications"] = notifications;

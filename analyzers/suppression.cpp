@@ -36,6 +36,29 @@ struct Allow {
   std::set<std::string> checks;
 };
 
+// The code line a suppression on line `lineno` applies to: that line, or the next line below
+// that is not only a comment when the suppression stands on a comment line of its own.
+unsigned suppression_target(const std::vector<std::string_view>& lines, unsigned lineno) {
+  unsigned target = lineno;
+  if (comment_only(lines[lineno - 1])) {
+    while (target < lines.size() && comment_only(lines[target])) ++target;
+    ++target;
+  }
+  return target;
+}
+
+// The check names of `allow(a, b)`, trimmed, empty ones dropped.
+std::vector<std::string> split_names(std::string_view names) {
+  std::vector<std::string> out;
+  while (!names.empty()) {
+    auto comma = names.find(',');
+    std::string name(trim(names.substr(0, comma)));
+    names = comma == std::string_view::npos ? std::string_view() : names.substr(comma + 1);
+    if (!name.empty()) out.push_back(std::move(name));
+  }
+  return out;
+}
+
 }  // namespace
 
 void apply_suppressions(const std::string& file, std::string_view text,
@@ -69,30 +92,19 @@ void apply_suppressions(const std::string& file, std::string_view text,
       complain(lineno, col, "malformed suppression; missing ')' after the check names");
       continue;
     }
-    // The code line this applies to: this one, or the next non-comment line below.
-    unsigned target = lineno;
-    if (comment_only(line)) {
-      while (target < lines.size() && comment_only(lines[target])) ++target;
-      ++target;
-    }
-    std::string_view names = rest.substr(6, close - 6);
+    unsigned target = suppression_target(lines, lineno);
+    std::vector<std::string> names = split_names(rest.substr(6, close - 6));
     std::string_view after = trim(rest.substr(close + 1));
     std::string_view reason =
         after.substr(0, 1) == ":" ? trim(after.substr(1)) : std::string_view();
-    bool any = false;
-    while (!names.empty()) {
-      auto comma = names.find(',');
-      std::string name(trim(names.substr(0, comma)));
-      names = comma == std::string_view::npos ? std::string_view() : names.substr(comma + 1);
-      if (name.empty()) continue;
-      any = true;
+    for (const std::string& name : names) {
       if (std::find(known_checks.begin(), known_checks.end(), name) == known_checks.end()) {
         complain(lineno, col, fmt::format("suppression names unknown check '{}'", name));
         continue;
       }
       allowed[target].checks.insert(name);
     }
-    if (!any)
+    if (names.empty())
       complain(lineno, col, "suppression names no check");
     else if (reason.empty())
       complain(lineno, col,

@@ -39,33 +39,6 @@ std::string_view binop_text(BinOp op) {
   return "?";
 }
 
-int binop_precedence(BinOp op) {
-  switch (op) {
-    case BinOp::mul:
-    case BinOp::div:
-    case BinOp::mod:
-      return 6;
-    case BinOp::add:
-    case BinOp::sub:
-      return 5;
-    case BinOp::shl:
-    case BinOp::shr:
-      return 4;
-    case BinOp::lt:
-    case BinOp::le:
-    case BinOp::gt:
-    case BinOp::ge:
-    case BinOp::eq:
-    case BinOp::ne:
-      return 3;
-    case BinOp::land:
-      return 2;
-    case BinOp::lor:
-      return 1;
-  }
-  return 0;
-}
-
 SourceRange range_of(const Decl& d) {
   return std::visit([](const auto& x) { return x.where; }, d);
 }

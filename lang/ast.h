@@ -89,7 +89,6 @@ struct Expr {
 };
 
 std::string_view binop_text(BinOp op);
-int binop_precedence(BinOp op);  // higher binds tighter
 
 // `key value, value` or `key subject = value` (env) or `key { settings }`. Settings carry every
 // statement that has no dedicated node: task kind/summary/bytes, plan lines, agent lines,

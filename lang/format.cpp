@@ -318,6 +318,61 @@ class Formatter {
             s.key != "tolerance" && s.key != "gate"};
   }
 
+  // `flavor "file" mode [symbol][(args)] [grid G] [block B] [shared S]` on one line.
+  static std::string entry_text(const ast::EntryDecl& e) {
+    std::string s = e.flavor + " " + e.file_text + " " + e.mode;
+    if (!e.symbol.empty()) s += " " + e.symbol;
+    if (e.has_args) {
+      std::vector<std::string> args;
+      for (const ast::Arg& a : e.args)
+        args.push_back((a.name.empty() ? "" : a.name + ": ") + format_expr(*a.value));
+      s += "(" + join(args, ", ") + ")";
+    }
+    if (e.grid) s += " grid " + format_expr(*e.grid);
+    if (e.block) s += " block " + format_expr(*e.block);
+    if (e.shared) s += " shared " + format_expr(*e.shared);
+    return s;
+  }
+
+  static std::string grid_item_text(const ast::GridItem& g) {
+    if (g.kind == ast::GridItem::Kind::where) return "where " + format_expr(*g.expr);
+    return g.name + (g.kind == ast::GridItem::Kind::axis ? " in " : " = ") + format_expr(*g.expr);
+  }
+
+  // `which = generator(...)`, `which {}`, `which { a in ..; b = .. }` when written inline
+  // without comments, else one grid item per line with the comments among them.
+  std::vector<std::string> shapes_lines(const ast::ShapesDecl& sh, size_t indent) {
+    if (sh.generator)
+      return std::vector<std::string>{sh.which + " = " + format_expr(*sh.generator)};
+    bool has_comments = false;
+    for (size_t i = next_; i < file_.comments.size() && file_.comments[i].begin < sh.where.end; ++i)
+      has_comments |= file_.comments[i].begin >= sh.where.begin;
+    if (sh.items.empty() && !has_comments) return std::vector<std::string>{sh.which + " {}"};
+    if (sh.block_inline && !has_comments) {
+      std::vector<std::string> parts;
+      for (const auto& g : sh.items) parts.push_back(grid_item_text(g));
+      return std::vector<std::string>{sh.which + " { " + join(parts, "; ") + " }"};
+    }
+    std::vector<std::string> out{sh.which + " {"};
+    std::vector<Item> items;
+    for (const auto& g : sh.items) {
+      std::string kw = g.kind == ast::GridItem::Kind::where ? "where" : g.name;
+      items.push_back({g.where, kw,
+                       [&g](size_t) {
+                         if (g.kind == ast::GridItem::Kind::where)
+                           return std::vector<std::string>{format_expr(*g.expr)};
+                         return std::vector<std::string>{
+                             (g.kind == ast::GridItem::Kind::axis ? "in " : "= ") +
+                             format_expr(*g.expr)};
+                       },
+                       g.kind != ast::GridItem::Kind::where});
+    }
+    for (auto& l : body(items, sh.where.begin, sh.where.end, indent + 2, true))
+      out.push_back(std::move(l));
+    out.push_back(spaces(indent) + "}");
+    return out;
+  }
+
   Item task_item(const ast::TaskItem& t, size_t indent) {
     if (const auto* s = std::get_if<ast::Setting>(&t)) return setting_item(*s, indent);
     if (const auto* p = std::get_if<ast::ParamDecl>(&t)) {
@@ -335,62 +390,10 @@ class Formatter {
                                                 (x->init ? " = " + format_expr(*x->init) : "")};
               }};
     }
-    if (const auto* e = std::get_if<ast::EntryDecl>(&t)) {
-      return {e->where, e->which, [e](size_t) {
-                std::string s = e->flavor + " " + e->file_text + " " + e->mode;
-                if (!e->symbol.empty()) s += " " + e->symbol;
-                if (e->has_args) {
-                  std::vector<std::string> args;
-                  for (const ast::Arg& a : e->args)
-                    args.push_back((a.name.empty() ? "" : a.name + ": ") + format_expr(*a.value));
-                  s += "(" + join(args, ", ") + ")";
-                }
-                if (e->grid) s += " grid " + format_expr(*e->grid);
-                if (e->block) s += " block " + format_expr(*e->block);
-                if (e->shared) s += " shared " + format_expr(*e->shared);
-                return std::vector<std::string>{s};
-              }};
-    }
+    if (const auto* e = std::get_if<ast::EntryDecl>(&t))
+      return {e->where, e->which, [e](size_t) { return std::vector<std::string>{entry_text(*e)}; }};
     const auto& sh = std::get<ast::ShapesDecl>(t);
-    return {sh.where, "shapes",
-            [this, &sh, indent](size_t) {
-              if (sh.generator)
-                return std::vector<std::string>{sh.which + " = " + format_expr(*sh.generator)};
-              auto item_text = [](const ast::GridItem& g) {
-                if (g.kind == ast::GridItem::Kind::where) return "where " + format_expr(*g.expr);
-                return g.name + (g.kind == ast::GridItem::Kind::axis ? " in " : " = ") +
-                       format_expr(*g.expr);
-              };
-              bool has_comments = false;
-              for (size_t i = next_;
-                   i < file_.comments.size() && file_.comments[i].begin < sh.where.end; ++i)
-                has_comments |= file_.comments[i].begin >= sh.where.begin;
-              if (sh.items.empty() && !has_comments)
-                return std::vector<std::string>{sh.which + " {}"};
-              if (sh.block_inline && !has_comments) {
-                std::vector<std::string> parts;
-                for (const auto& g : sh.items) parts.push_back(item_text(g));
-                return std::vector<std::string>{sh.which + " { " + join(parts, "; ") + " }"};
-              }
-              std::vector<std::string> out{sh.which + " {"};
-              std::vector<Item> items;
-              for (const auto& g : sh.items) {
-                std::string kw = g.kind == ast::GridItem::Kind::where ? "where" : g.name;
-                items.push_back({g.where, kw,
-                                 [&g](size_t) {
-                                   if (g.kind == ast::GridItem::Kind::where)
-                                     return std::vector<std::string>{format_expr(*g.expr)};
-                                   return std::vector<std::string>{
-                                       (g.kind == ast::GridItem::Kind::axis ? "in " : "= ") +
-                                       format_expr(*g.expr)};
-                                 },
-                                 g.kind != ast::GridItem::Kind::where});
-              }
-              for (auto& l : body(items, sh.where.begin, sh.where.end, indent + 2, true))
-                out.push_back(std::move(l));
-              out.push_back(spaces(indent) + "}");
-              return out;
-            },
+    return {sh.where, "shapes", [this, &sh, indent](size_t) { return shapes_lines(sh, indent); },
             false};
   }
 

@@ -61,6 +61,84 @@ void ModuleCache::store(const std::string& path, Entry entry) {
   entries_.insert_or_assign(path, std::move(entry));
 }
 
+namespace {
+
+// Messages name files relative to the working folder when that is shorter.
+std::string display_name(const fs::path& path, const fs::path& abs, const fs::path& cwd) {
+  std::string display = path.string();
+  if (path.is_absolute()) {
+    fs::path rel = abs.lexically_relative(cwd);
+    if (!rel.empty() && rel.string().size() < display.size()) display = rel.string();
+  } else {
+    display = normal_path(path).string();
+  }
+  return display;
+}
+
+// Size and modification time of a regular file; nullopt when it has none (then it is not cached).
+std::optional<ModuleCache::Stamp> file_stamp(const fs::path& abs) {
+  ModuleCache::Stamp stamp;
+  std::error_code sec;
+  if (fs::is_regular_file(abs, sec))
+    stamp.size = fs::file_size(abs, sec);
+  else
+    sec = std::make_error_code(std::errc::no_such_file_or_directory);
+  if (!sec) stamp.mtime = fs::last_write_time(abs, sec);
+  if (sec) return std::nullopt;
+  return stamp;
+}
+
+// The module's declarations by name; imports have none.
+void index_decls(Module& m, DiagnosticEngine& diags) {
+  for (const ast::Decl& d : m.ast.decls) {
+    std::visit(
+        [&](const auto& x) {
+          using T = std::decay_t<decltype(x)>;
+          if constexpr (!std::is_same_v<T, ast::Import>) {
+            auto [it, fresh] = m.decls.emplace(x.name, &d);
+            if (!fresh) {
+              diags.report(x.name_where, Msg::duplicate_definition, x.name);
+              diags.note(ast::range_of(*it->second), Msg::note_previous_definition);
+            }
+          }
+        },
+        d);
+  }
+}
+
+}  // namespace
+
+bool ModuleLoader::read_module(Module& m, const fs::path& path, const std::string& display,
+                               SourceRange requested_at, bool cacheable) {
+  SourceManager& sources = diags_.sources();
+  ModuleCache* cache = cacheable ? options_.module_cache : nullptr;
+  std::optional<ModuleCache::Stamp> stamp;
+  if (cache) stamp = file_stamp(m.path);
+  if (!stamp) cache = nullptr;
+  const ModuleCache::Entry* hit = cache ? cache->find(m.path.native(), *stamp) : nullptr;
+  if (hit && hit->file == sources.size() + 1 && hit->name == display) {
+    m.file = sources.add(display, m.path, hit->text, hit->line_starts);
+    m.ast = hit->ast;
+    return true;
+  }
+  m.file = sources.load(path, display);
+  if (m.file == 0) {
+    diags_.report(requested_at, Msg::cannot_read, path.string());
+    return false;
+  }
+  size_t reported = diags_.diagnostics().size();
+  auto parsed = parse_file(m.file, diags_);
+  if (!parsed) return false;
+  m.ast = std::move(*parsed);
+  // Only a file that parsed without any diagnostic is kept: a hit reports nothing.
+  if (cache && diags_.diagnostics().size() == reported) {
+    const SourceFile& f = sources.file(m.file);
+    cache->store(m.path.native(),
+                 ModuleCache::Entry{*stamp, m.file, display, f.text, f.line_starts, m.ast});
+  }
+  return true;
+}
+
 Module* ModuleLoader::load(const fs::path& path, SourceRange requested_at, bool cacheable) {
   std::error_code ec;
   fs::path abs = normal_path(fs::absolute(path, ec));
@@ -73,62 +151,10 @@ Module* ModuleLoader::load(const fs::path& path, SourceRange requested_at, bool 
   by_path_[abs.native()] = raw;
   raw->path = abs;
   raw->name = path.string();
-  // Messages name files relative to the working folder when that is shorter.
-  std::string display = path.string();
-  if (path.is_absolute()) {
-    fs::path rel = abs.lexically_relative(cwd_);
-    if (!rel.empty() && rel.string().size() < display.size()) display = rel.string();
-  } else {
-    display = normal_path(path).string();
-  }
-  SourceManager& sources = diags_.sources();
-  ModuleCache* cache = cacheable ? options_.module_cache : nullptr;
-  ModuleCache::Stamp stamp;
-  if (cache) {
-    std::error_code sec;
-    if (fs::is_regular_file(abs, sec))
-      stamp.size = fs::file_size(abs, sec);
-    else
-      sec = std::make_error_code(std::errc::no_such_file_or_directory);
-    if (!sec) stamp.mtime = fs::last_write_time(abs, sec);
-    if (sec) cache = nullptr;
-  }
-  const ModuleCache::Entry* hit = cache ? cache->find(abs.native(), stamp) : nullptr;
-  if (hit && hit->file == sources.size() + 1 && hit->name == display) {
-    raw->file = sources.add(display, abs, hit->text, hit->line_starts);
-    raw->ast = hit->ast;
-  } else {
-    raw->file = sources.load(path, display);
-    if (raw->file == 0) {
-      diags_.report(requested_at, Msg::cannot_read, path.string());
-      return nullptr;
-    }
-    size_t reported = diags_.diagnostics().size();
-    auto parsed = parse_file(raw->file, diags_);
-    if (!parsed) return nullptr;
-    raw->ast = std::move(*parsed);
-    // Only a file that parsed without any diagnostic is kept: a hit reports nothing.
-    if (cache && diags_.diagnostics().size() == reported) {
-      const SourceFile& f = sources.file(raw->file);
-      cache->store(abs.native(),
-                   ModuleCache::Entry{stamp, raw->file, display, f.text, f.line_starts, raw->ast});
-    }
-  }
+  if (!read_module(*raw, path, display_name(path, abs, cwd_), requested_at, cacheable))
+    return nullptr;
   raw->parsed = true;
-  for (const ast::Decl& d : raw->ast.decls) {
-    std::visit(
-        [&](const auto& x) {
-          using T = std::decay_t<decltype(x)>;
-          if constexpr (!std::is_same_v<T, ast::Import>) {
-            auto [it, fresh] = raw->decls.emplace(x.name, &d);
-            if (!fresh) {
-              diags_.report(x.name_where, Msg::duplicate_definition, x.name);
-              diags_.note(ast::range_of(*it->second), Msg::note_previous_definition);
-            }
-          }
-        },
-        d);
-  }
+  index_decls(*raw, diags_);
   loading_.push_back(abs);
   resolve_imports(*raw);
   loading_.pop_back();

@@ -75,6 +75,10 @@ class ModuleLoader {
   std::vector<Module*> modules();
 
  private:
+  // Fills m.file and m.ast from the module cache or by reading and parsing `path`; false (with
+  // the problem reported) when it cannot be read or parsed.
+  bool read_module(Module& m, const std::filesystem::path& path, const std::string& display,
+                   SourceRange requested_at, bool cacheable);
   void resolve_imports(Module& m);
   std::vector<std::filesystem::path> compute_search_folders() const;
 

@@ -157,31 +157,39 @@ constexpr Unit kUnits[] = {
     {"GB", false, 1000000000},
 };
 
-void push_number(State& s, std::string_view text, SourceRange where) {
+// Length of the number at the start of `text` (what follows is its unit); `is_float` is set by
+// a decimal point or an exponent.
+size_t number_length(std::string_view text, bool& is_float) {
   size_t n = 0;
   bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
-  bool is_float = false;
+  is_float = false;
   if (hex) {
     n = 2;
     while (n < text.size() && std::isxdigit(static_cast<unsigned char>(text[n]))) ++n;
-  } else {
-    while (n < text.size()) {
-      char c = text[n];
-      if (std::isdigit(static_cast<unsigned char>(c)) || c == '_') {
-        ++n;
-      } else if (c == '.') {
-        is_float = true;
-        ++n;
-      } else if ((c == 'e' || c == 'E') && n + 1 < text.size() &&
-                 (std::isdigit(static_cast<unsigned char>(text[n + 1])) || text[n + 1] == '+' ||
-                  text[n + 1] == '-')) {
-        is_float = true;
-        n += 2;
-      } else {
-        break;
-      }
+    return n;
+  }
+  while (n < text.size()) {
+    char c = text[n];
+    if (std::isdigit(static_cast<unsigned char>(c)) || c == '_') {
+      ++n;
+    } else if (c == '.') {
+      is_float = true;
+      ++n;
+    } else if ((c == 'e' || c == 'E') && n + 1 < text.size() &&
+               (std::isdigit(static_cast<unsigned char>(text[n + 1])) || text[n + 1] == '+' ||
+                text[n + 1] == '-')) {
+      is_float = true;
+      n += 2;
+    } else {
+      break;
     }
   }
+  return n;
+}
+
+void push_number(State& s, std::string_view text, SourceRange where) {
+  bool is_float = false;
+  size_t n = number_length(text, is_float);
   std::string_view num = text.substr(0, n), unit = text.substr(n);
   double fvalue = 0;
   int64_t ivalue = 0;

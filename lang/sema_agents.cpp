@@ -38,6 +38,59 @@ void check_placeholders(Sema& sema, const ast::CallableDecl& decl, const ast::Se
   }
 }
 
+// `env NAME = "value"`.
+void agent_env(Sema& sema, const ast::CallableDecl& decl, const ast::Setting& s, bool report,
+               model::AgentDecl& out) {
+  const ast::Expr* v = s.values.size() == 1 ? s.values[0].get() : nullptr;
+  const auto* str = v ? std::get_if<ast::StringLit>(&v->node) : nullptr;
+  if (s.subject.empty() || !str) {
+    if (report)
+      sema.diags().report(s.key_where, Msg::type_mismatch, "'env'", "'env NAME = \"value\"'",
+                          "something else");
+    return;
+  }
+  if (report) check_placeholders(sema, decl, s);
+  out.env[s.subject] = str->value;
+}
+
+// `timeout DURATION` or `grace DURATION`: a positive duration, which may use the agent's params
+// (bound to this use's `args`).
+void agent_duration(Sema& sema, Module& m, const ast::CallableDecl& decl, const ast::Setting& s,
+                    const std::map<std::string, model::Value>& args, model::AgentDecl& out) {
+  DiagnosticEngine& d = sema.diags();
+  const ast::Expr* v = sema.single_value(s);
+  if (!v) return;
+  Scope scope{&m, {}, false};
+  for (const ast::ParamSig& p : decl.params)
+    scope.names[p.name] = p.type == "duration" ? Ty::duration : Ty::any;
+  size_t errs = d.error_count();
+  Ty t = sema.check_expr(*v, scope);
+  if (d.error_count() != errs) return;
+  if (t != Ty::duration && t != Ty::any) {
+    d.report(v->where, Msg::type_mismatch, fmt::format("'{}'", s.key), "a duration", type_name(t));
+    return;
+  }
+  NameLookup lookup = [&](const std::string& name) -> std::optional<model::Value> {
+    if (auto it = args.find(name); it != args.end()) return it->second;
+    auto r = sema.resolve(m, name, v->where, false);
+    if (r)
+      if (const auto* c = std::get_if<ast::ConstDecl>(r->decl))
+        return sema.const_value(*r->module, *c);
+    return std::nullopt;
+  };
+  try {
+    model::Value tv = evaluate(*v, lookup);
+    int64_t& target = s.key == "grace" ? out.grace_ns : out.timeout_ns;
+    if (std::holds_alternative<int64_t>(tv) && std::get<int64_t>(tv) > 0)
+      target = std::get<int64_t>(tv);
+    else
+      d.report(v->where, Msg::value_out_of_range, fmt::format("'{}'", s.key), "a positive duration",
+               value_text(tv));
+  } catch (const EvalError& e) {
+    d.report(v->where, Msg::eval_error, s.key, e.what());
+  }
+}
+
 }  // namespace
 
 std::optional<model::AgentDecl> lower_agent(Sema& sema, Module& m, const ast::CallableDecl& decl,
@@ -67,49 +120,9 @@ std::optional<model::AgentDecl> lower_agent(Sema& sema, Module& m, const ast::Ca
       (s.key == "command" ? out.command : out.check) = strings_of(sema, s, report);
       has_command |= s.key == "command";
     } else if (s.key == "env") {
-      const ast::Expr* v = s.values.size() == 1 ? s.values[0].get() : nullptr;
-      const auto* str = v ? std::get_if<ast::StringLit>(&v->node) : nullptr;
-      if (s.subject.empty() || !str) {
-        if (report)
-          d.report(s.key_where, Msg::type_mismatch, "'env'", "'env NAME = \"value\"'",
-                   "something else");
-        continue;
-      }
-      if (report) check_placeholders(sema, decl, s);
-      out.env[s.subject] = str->value;
+      agent_env(sema, decl, s, report, out);
     } else {
-      const ast::Expr* v = sema.single_value(s);
-      if (!v) continue;
-      Scope scope{&m, {}, false};
-      for (const ast::ParamSig& p : decl.params)
-        scope.names[p.name] = p.type == "duration" ? Ty::duration : Ty::any;
-      size_t errs = d.error_count();
-      Ty t = sema.check_expr(*v, scope);
-      if (d.error_count() != errs) continue;
-      if (t != Ty::duration && t != Ty::any) {
-        d.report(v->where, Msg::type_mismatch, fmt::format("'{}'", s.key), "a duration",
-                 type_name(t));
-        continue;
-      }
-      NameLookup lookup = [&](const std::string& name) -> std::optional<model::Value> {
-        if (auto it = args.find(name); it != args.end()) return it->second;
-        auto r = sema.resolve(m, name, v->where, false);
-        if (r)
-          if (const auto* c = std::get_if<ast::ConstDecl>(r->decl))
-            return sema.const_value(*r->module, *c);
-        return std::nullopt;
-      };
-      try {
-        model::Value tv = evaluate(*v, lookup);
-        int64_t& target = s.key == "grace" ? out.grace_ns : out.timeout_ns;
-        if (std::holds_alternative<int64_t>(tv) && std::get<int64_t>(tv) > 0)
-          target = std::get<int64_t>(tv);
-        else
-          d.report(v->where, Msg::value_out_of_range, fmt::format("'{}'", s.key),
-                   "a positive duration", value_text(tv));
-      } catch (const EvalError& e) {
-        d.report(v->where, Msg::eval_error, s.key, e.what());
-      }
+      agent_duration(sema, m, decl, s, args, out);
     }
   }
   if (!has_command && report) d.report(decl.name_where, Msg::agent_without_command, decl.name);

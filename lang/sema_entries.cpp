@@ -68,6 +68,55 @@ void lower_geometry(TaskContext& ctx, const ast::ExprPtr& e, model::ExprRef out[
   }
 }
 
+// A kernel entry's arguments: each a tensor or param name, once; every tensor passed.
+void lower_kernel_args(TaskContext& ctx, const ast::EntryDecl& e, model::Entry& out) {
+  DiagnosticEngine& d = ctx.diags();
+  std::set<std::string> passed;
+  for (const ast::Arg& a : e.args) {
+    const auto* n = std::get_if<ast::NameRef>(&a.value->node);
+    if (!n || !a.name.empty()) {
+      d.report(a.value->where, Msg::type_mismatch, "a kernel argument", "a tensor or param name",
+               "an expression");
+      continue;
+    }
+    if (!ctx.tensors.count(n->name) && !ctx.params.count(n->name)) {
+      std::vector<std::string> cands;
+      for (const auto& [k, v] : ctx.tensors) cands.push_back(k);
+      for (const auto& [k, v] : ctx.params) cands.push_back(k);
+      std::string hint = closest_match(n->name, cands);
+      if (hint.empty())
+        d.report(a.value->where, Msg::kernel_arg_unknown, n->name);
+      else
+        d.report(a.value->where, Msg::kernel_arg_unknown_hint, n->name, hint);
+      continue;
+    }
+    if (!passed.insert(n->name).second) {
+      d.report(a.value->where, Msg::kernel_arg_duplicate, n->name);
+      continue;
+    }
+    out.args.push_back(n->name);
+  }
+  for (const auto& [name, t] : ctx.tensors)
+    if (!passed.count(name)) d.report(e.symbol_where, Msg::kernel_arg_missing, e.symbol, name);
+}
+
+// A kernel entry's `grid`, `block` (both required) and `shared`.
+void lower_launch(TaskContext& ctx, const ast::EntryDecl& e, model::Entry& out) {
+  if (!e.grid || !e.block) {
+    ctx.diags().report(e.symbol_where, Msg::launch_missing, e.symbol);
+    return;
+  }
+  model::LaunchGeometry g;
+  lower_geometry(ctx, e.grid, g.grid, "'grid'");
+  lower_geometry(ctx, e.block, g.block, "'block'");
+  if (e.shared) {
+    model::ExprRef shared[3];
+    lower_geometry(ctx, e.shared, shared, "'shared'");
+    g.shared_bytes = shared[0];
+  }
+  out.launch = g;
+}
+
 void lower_entry(TaskContext& ctx, const ast::EntryDecl& e, const std::string& kind,
                  model::Entry& out) {
   DiagnosticEngine& d = ctx.diags();
@@ -98,46 +147,8 @@ void lower_entry(TaskContext& ctx, const ast::EntryDecl& e, const std::string& k
     return;
   }
   if (e.mode != "kernel") return;
-  std::set<std::string> passed;
-  for (const ast::Arg& a : e.args) {
-    const auto* n = std::get_if<ast::NameRef>(&a.value->node);
-    if (!n || !a.name.empty()) {
-      d.report(a.value->where, Msg::type_mismatch, "a kernel argument", "a tensor or param name",
-               "an expression");
-      continue;
-    }
-    if (!ctx.tensors.count(n->name) && !ctx.params.count(n->name)) {
-      std::vector<std::string> cands;
-      for (const auto& [k, v] : ctx.tensors) cands.push_back(k);
-      for (const auto& [k, v] : ctx.params) cands.push_back(k);
-      std::string hint = closest_match(n->name, cands);
-      if (hint.empty())
-        d.report(a.value->where, Msg::kernel_arg_unknown, n->name);
-      else
-        d.report(a.value->where, Msg::kernel_arg_unknown_hint, n->name, hint);
-      continue;
-    }
-    if (!passed.insert(n->name).second) {
-      d.report(a.value->where, Msg::kernel_arg_duplicate, n->name);
-      continue;
-    }
-    out.args.push_back(n->name);
-  }
-  for (const auto& [name, t] : ctx.tensors)
-    if (!passed.count(name)) d.report(e.symbol_where, Msg::kernel_arg_missing, e.symbol, name);
-  if (!e.grid || !e.block) {
-    d.report(e.symbol_where, Msg::launch_missing, e.symbol);
-    return;
-  }
-  model::LaunchGeometry g;
-  lower_geometry(ctx, e.grid, g.grid, "'grid'");
-  lower_geometry(ctx, e.block, g.block, "'block'");
-  if (e.shared) {
-    model::ExprRef shared[3];
-    lower_geometry(ctx, e.shared, shared, "'shared'");
-    g.shared_bytes = shared[0];
-  }
-  out.launch = g;
+  lower_kernel_args(ctx, e, out);
+  lower_launch(ctx, e, out);
 }
 
 // The candidate: declared (torch2hip must), else the baseline entry, which the agent edits.

@@ -156,6 +156,151 @@ std::optional<model::Value> Sema::const_value(Module& m, const ast::ConstDecl& c
   return v;
 }
 
+namespace {
+
+// An unknown unqualified name, with the closest param or constant as a hint.
+void report_unknown_name(Sema& sema, const std::string& name, SourceRange where,
+                         const Scope& scope) {
+  std::vector<std::string> cands;
+  for (const auto& [k, v] : scope.names) cands.push_back(k);
+  for (const auto& [k, d] : scope.module->decls)
+    if (std::holds_alternative<ast::ConstDecl>(*d)) cands.push_back(k);
+  std::string hint = closest_match(name, cands);
+  if (scope.names_are_params) {
+    if (hint.empty())
+      sema.diags().report(where, Msg::unknown_param, name);
+    else
+      sema.diags().report(where, Msg::unknown_param_hint, name, hint);
+  } else {
+    if (hint.empty())
+      sema.diags().report(where, Msg::unknown_name, name);
+    else
+      sema.diags().report(where, Msg::unknown_name_hint, name, hint);
+  }
+}
+
+// A name: a scope name (param, axis), else a constant of the module or an import.
+Ty check_name(Sema& sema, const ast::NameRef& n, SourceRange where, const Scope& scope) {
+  if (auto it = scope.names.find(n.name); it != scope.names.end()) return it->second;
+  bool qualified = n.name.find('.') != std::string::npos;
+  auto r = sema.resolve(*scope.module, n.name, where, qualified);
+  if (r) {
+    if (const auto* c = std::get_if<ast::ConstDecl>(r->decl)) {
+      auto v = sema.const_value(*r->module, *c);
+      return v ? type_of(*v) : Ty::any;
+    }
+    sema.diags().report(where, Msg::wrong_decl_kind, n.name, decl_kind(*r->decl), "constant");
+    return Ty::any;
+  }
+  if (!qualified) report_unknown_name(sema, n.name, where, scope);
+  return Ty::any;
+}
+
+Ty check_unary(Sema& sema, const ast::Unary& n, SourceRange where, const Scope& scope) {
+  Ty t = sema.check_expr(*n.operand, scope);
+  if (n.op == '!') {
+    if (t != Ty::boolean && t != Ty::any)
+      sema.diags().report(where, Msg::type_mismatch, "the operand of '!'", "a bool", type_name(t));
+    return Ty::boolean;
+  }
+  if (!numeric(t) && t != Ty::duration)
+    sema.diags().report(where, Msg::type_mismatch, "the operand of '-'", "a number", type_name(t));
+  return t;
+}
+
+// `+ - * /` of numbers and durations (a duration scales by a number, not the other way round
+// for `/`); nullopt when the operands do not fit.
+std::optional<Ty> arithmetic_type(ast::BinOp op, Ty a, Ty b) {
+  using ast::BinOp;
+  if (numeric(a) && numeric(b))
+    return a == Ty::number || b == Ty::number ? Ty::number : Ty::integer;
+  if (a == Ty::duration && b == Ty::duration && (op == BinOp::add || op == BinOp::sub))
+    return Ty::duration;
+  if (a == Ty::duration && numeric(b) && (op == BinOp::mul || op == BinOp::div))
+    return Ty::duration;
+  if (numeric(a) && b == Ty::duration && op == BinOp::mul) return Ty::duration;
+  return std::nullopt;
+}
+
+// The type of `a op b` for known operand types; nullopt when they do not fit the operator.
+std::optional<Ty> binary_type(ast::BinOp op, Ty a, Ty b) {
+  using ast::BinOp;
+  switch (op) {
+    case BinOp::land:
+    case BinOp::lor:
+      if (a != Ty::boolean || b != Ty::boolean) return std::nullopt;
+      return Ty::boolean;
+    case BinOp::eq:
+    case BinOp::ne:
+      if (numeric(a) != numeric(b) || (!numeric(a) && a != b)) return std::nullopt;
+      return Ty::boolean;
+    case BinOp::lt:
+    case BinOp::le:
+    case BinOp::gt:
+    case BinOp::ge:
+      if (!(numeric(a) && numeric(b)) && !(a == Ty::duration && b == Ty::duration))
+        return std::nullopt;
+      return Ty::boolean;
+    case BinOp::shl:
+    case BinOp::shr:
+    case BinOp::mod:
+      if (a != Ty::integer || b != Ty::integer) return std::nullopt;
+      return Ty::integer;
+    default:
+      return arithmetic_type(op, a, b);
+  }
+}
+
+Ty check_binary(Sema& sema, const ast::Binary& n, SourceRange where, const Scope& scope) {
+  Ty a = sema.check_expr(*n.lhs, scope), b = sema.check_expr(*n.rhs, scope);
+  if (a == Ty::any || b == Ty::any) {
+    bool cmp = n.op >= ast::BinOp::lt;
+    return cmp ? Ty::boolean : (a == Ty::any ? b : a);
+  }
+  if (std::optional<Ty> t = binary_type(n.op, a, b)) return *t;
+  sema.diags().report(where, Msg::operand_mismatch, ast::binop_text(n.op), type_name(a),
+                      type_name(b));
+  return Ty::any;
+}
+
+// A call of a builtin: numeric arguments, their count; integer or number result.
+Ty check_builtin_call(Sema& sema, const Builtin& b, const ast::Call& n, SourceRange where,
+                      const Scope& scope) {
+  Ty result = Ty::integer;
+  for (const ast::Arg& arg : n.args) {
+    Ty t = sema.check_expr(*arg.value, scope);
+    if (t == Ty::number) result = Ty::number;
+    if (!numeric(t))
+      sema.diags().report(arg.value->where, Msg::type_mismatch,
+                          fmt::format("an argument of '{}'", n.callee), "a number", type_name(t));
+  }
+  if (b.args > 0 && n.args.size() != size_t(b.args))
+    sema.diags().report(where, Msg::argument_count, n.callee, b.args, n.args.size());
+  if (b.args < 0 && n.args.empty())
+    sema.diags().report(where, Msg::argument_count, n.callee, "1 or more", 0);
+  if (n.callee == "ceil_div" || n.callee == "align_up" || n.callee == "log2") return Ty::integer;
+  return result;
+}
+
+// A call: a builtin, else a callable declaration (a distribution, generator or agent use).
+Ty check_call(Sema& sema, const ast::Call& n, SourceRange where, const Scope& scope) {
+  for (const Builtin& b : kBuiltins)
+    if (b.name == n.callee) return check_builtin_call(sema, b, n, where, scope);
+  if (auto r = sema.resolve(*scope.module, n.callee, n.callee_where, false)) {
+    if (std::holds_alternative<ast::CallableDecl>(*r->decl)) return Ty::call;
+  }
+  std::vector<std::string> cands;
+  for (const Builtin& b : kBuiltins) cands.emplace_back(b.name);
+  std::string hint = closest_match(n.callee, cands);
+  if (hint.empty())
+    sema.diags().report(n.callee_where, Msg::unknown_function, n.callee);
+  else
+    sema.diags().report(n.callee_where, Msg::unknown_function_hint, n.callee, hint);
+  return Ty::any;
+}
+
+}  // namespace
+
 Ty Sema::check_expr(const ast::Expr& e, const Scope& scope) {
   return std::visit(
       [&](const auto& n) -> Ty {
@@ -179,125 +324,14 @@ Ty Sema::check_expr(const ast::Expr& e, const Scope& scope) {
           check_expr(*n.lo, scope);
           check_expr(*n.hi, scope);
           return Ty::any;
-        } else if constexpr (std::is_same_v<T, ast::NameRef>) {
-          if (auto it = scope.names.find(n.name); it != scope.names.end()) return it->second;
-          bool qualified = n.name.find('.') != std::string::npos;
-          auto r = resolve(*scope.module, n.name, e.where, qualified);
-          if (r) {
-            if (const auto* c = std::get_if<ast::ConstDecl>(r->decl)) {
-              auto v = const_value(*r->module, *c);
-              return v ? type_of(*v) : Ty::any;
-            }
-            diags().report(e.where, Msg::wrong_decl_kind, n.name, decl_kind(*r->decl), "constant");
-            return Ty::any;
-          }
-          if (!qualified) {
-            std::vector<std::string> cands;
-            for (const auto& [k, v] : scope.names) cands.push_back(k);
-            for (const auto& [k, d] : scope.module->decls)
-              if (std::holds_alternative<ast::ConstDecl>(*d)) cands.push_back(k);
-            std::string hint = closest_match(n.name, cands);
-            if (scope.names_are_params) {
-              if (hint.empty())
-                diags().report(e.where, Msg::unknown_param, n.name);
-              else
-                diags().report(e.where, Msg::unknown_param_hint, n.name, hint);
-            } else {
-              if (hint.empty())
-                diags().report(e.where, Msg::unknown_name, n.name);
-              else
-                diags().report(e.where, Msg::unknown_name_hint, n.name, hint);
-            }
-          }
-          return Ty::any;
-        } else if constexpr (std::is_same_v<T, ast::Unary>) {
-          Ty t = check_expr(*n.operand, scope);
-          if (n.op == '!') {
-            if (t != Ty::boolean && t != Ty::any)
-              diags().report(e.where, Msg::type_mismatch, "the operand of '!'", "a bool",
-                             type_name(t));
-            return Ty::boolean;
-          }
-          if (!numeric(t) && t != Ty::duration)
-            diags().report(e.where, Msg::type_mismatch, "the operand of '-'", "a number",
-                           type_name(t));
-          return t;
-        } else if constexpr (std::is_same_v<T, ast::Binary>) {
-          Ty a = check_expr(*n.lhs, scope), b = check_expr(*n.rhs, scope);
-          using ast::BinOp;
-          auto mismatch = [&] {
-            diags().report(e.where, Msg::operand_mismatch, ast::binop_text(n.op), type_name(a),
-                           type_name(b));
-            return Ty::any;
-          };
-          if (a == Ty::any || b == Ty::any) {
-            bool cmp = n.op >= BinOp::lt;
-            return cmp ? Ty::boolean : (a == Ty::any ? b : a);
-          }
-          switch (n.op) {
-            case BinOp::land:
-            case BinOp::lor:
-              if (a != Ty::boolean || b != Ty::boolean) return mismatch();
-              return Ty::boolean;
-            case BinOp::eq:
-            case BinOp::ne:
-              if (numeric(a) != numeric(b) || (!numeric(a) && a != b)) return mismatch();
-              return Ty::boolean;
-            case BinOp::lt:
-            case BinOp::le:
-            case BinOp::gt:
-            case BinOp::ge:
-              if (!(numeric(a) && numeric(b)) && !(a == Ty::duration && b == Ty::duration))
-                return mismatch();
-              return Ty::boolean;
-            case BinOp::shl:
-            case BinOp::shr:
-            case BinOp::mod:
-              if (a != Ty::integer || b != Ty::integer) return mismatch();
-              return Ty::integer;
-            default:
-              if (numeric(a) && numeric(b))
-                return a == Ty::number || b == Ty::number ? Ty::number : Ty::integer;
-              if (a == Ty::duration && b == Ty::duration &&
-                  (n.op == BinOp::add || n.op == BinOp::sub))
-                return Ty::duration;
-              if (a == Ty::duration && numeric(b) && (n.op == BinOp::mul || n.op == BinOp::div))
-                return Ty::duration;
-              if (numeric(a) && b == Ty::duration && n.op == BinOp::mul) return Ty::duration;
-              return mismatch();
-          }
-        } else {  // Call
-          for (const Builtin& b : kBuiltins) {
-            if (b.name != n.callee) continue;
-            Ty result = Ty::integer;
-            for (const ast::Arg& arg : n.args) {
-              Ty t = check_expr(*arg.value, scope);
-              if (t == Ty::number) result = Ty::number;
-              if (!numeric(t))
-                diags().report(arg.value->where, Msg::type_mismatch,
-                               fmt::format("an argument of '{}'", n.callee), "a number",
-                               type_name(t));
-            }
-            if (b.args > 0 && n.args.size() != size_t(b.args))
-              diags().report(e.where, Msg::argument_count, n.callee, b.args, n.args.size());
-            if (b.args < 0 && n.args.empty())
-              diags().report(e.where, Msg::argument_count, n.callee, "1 or more", 0);
-            if (n.callee == "ceil_div" || n.callee == "align_up" || n.callee == "log2")
-              return Ty::integer;
-            return result;
-          }
-          if (auto r = resolve(*scope.module, n.callee, n.callee_where, false)) {
-            if (std::holds_alternative<ast::CallableDecl>(*r->decl)) return Ty::call;
-          }
-          std::vector<std::string> cands;
-          for (const Builtin& b : kBuiltins) cands.emplace_back(b.name);
-          std::string hint = closest_match(n.callee, cands);
-          if (hint.empty())
-            diags().report(n.callee_where, Msg::unknown_function, n.callee);
-          else
-            diags().report(n.callee_where, Msg::unknown_function_hint, n.callee, hint);
-          return Ty::any;
-        }
+        } else if constexpr (std::is_same_v<T, ast::NameRef>)
+          return check_name(*this, n, e.where, scope);
+        else if constexpr (std::is_same_v<T, ast::Unary>)
+          return check_unary(*this, n, e.where, scope);
+        else if constexpr (std::is_same_v<T, ast::Binary>)
+          return check_binary(*this, n, e.where, scope);
+        else  // Call
+          return check_call(*this, n, e.where, scope);
       },
       e.node);
 }
@@ -506,14 +540,14 @@ std::optional<std::string> convert_arg(const std::string& type, Ty ty, model::Va
 
 }  // namespace
 
-std::optional<std::map<std::string, model::Value>> Sema::bind_call(const ast::Call& call,
-                                                                   Module& from,
-                                                                   const ast::CallableDecl& decl,
-                                                                   Module& decl_module,
-                                                                   size_t skip) {
-  std::map<std::string, model::Value> out;
+namespace {
+
+// The parameter each argument of `call` gives (positional ones in order, then keywords):
+// reports positional after keyword, too many, unknown and repeated arguments.
+std::map<std::string, const ast::Arg*> match_args(Sema& sema, const ast::Call& call,
+                                                  const ast::CallableDecl& decl, size_t skip) {
+  DiagnosticEngine& d = sema.diags();
   std::map<std::string, const ast::Arg*> given;
-  size_t before = diags().error_count();
   bool keyword_seen = false;
   size_t positional = 0;
   for (size_t i = skip; i < call.args.size(); ++i) {
@@ -521,12 +555,12 @@ std::optional<std::map<std::string, model::Value>> Sema::bind_call(const ast::Ca
     std::string name = a.name;
     if (name.empty()) {
       if (keyword_seen) {
-        diags().report(a.value->where, Msg::positional_after_keyword);
+        d.report(a.value->where, Msg::positional_after_keyword);
         continue;
       }
       if (positional >= decl.params.size()) {
-        diags().report(a.value->where, Msg::too_many_arguments, call.callee, decl.params.size(),
-                       call.args.size() - skip);
+        d.report(a.value->where, Msg::too_many_arguments, call.callee, decl.params.size(),
+                 call.args.size() - skip);
         continue;
       }
       name = decl.params[positional++].name;
@@ -541,18 +575,31 @@ std::optional<std::map<std::string, model::Value>> Sema::bind_call(const ast::Ca
       if (!known) {
         std::string hint = closest_match(name, cands);
         if (hint.empty())
-          diags().report(a.name_where, Msg::unknown_argument, call.callee, name);
+          d.report(a.name_where, Msg::unknown_argument, call.callee, name);
         else
-          diags().report(a.name_where, Msg::unknown_argument_hint, call.callee, name, hint);
+          d.report(a.name_where, Msg::unknown_argument_hint, call.callee, name, hint);
         continue;
       }
     }
     if (given.count(name)) {
-      diags().report(a.name.empty() ? a.value->where : a.name_where, Msg::duplicate_argument, name);
+      d.report(a.name.empty() ? a.value->where : a.name_where, Msg::duplicate_argument, name);
       continue;
     }
     given[name] = &a;
   }
+  return given;
+}
+
+}  // namespace
+
+std::optional<std::map<std::string, model::Value>> Sema::bind_call(const ast::Call& call,
+                                                                   Module& from,
+                                                                   const ast::CallableDecl& decl,
+                                                                   Module& decl_module,
+                                                                   size_t skip) {
+  std::map<std::string, model::Value> out;
+  size_t before = diags().error_count();
+  std::map<std::string, const ast::Arg*> given = match_args(*this, call, decl, skip);
   for (const ast::ParamSig& p : decl.params) {
     const ast::Expr* e = nullptr;
     Module* m = &from;

@@ -138,99 +138,122 @@ std::optional<model::Timing> Sema::timing_of(const ast::Setting& s, Module& m) {
   return timing_body(p->body, *pm);
 }
 
-void check_tolerances_and_gates(TaskContext& ctx) {
+namespace {
+
+// `tolerance OUTPUT ...` settings: each names one output, once. Returns them by output.
+std::map<std::string, const ast::Setting*> check_tolerances(TaskContext& ctx) {
   DiagnosticEngine& d = ctx.diags();
-  Sema& sema = ctx.sema;
   std::map<std::string, const ast::Setting*> seen;
-  if (auto it = ctx.settings.find("tolerance"); it != ctx.settings.end()) {
-    for (const ast::Setting* s : it->second) {
-      if (s->subject.empty()) {
-        d.report(s->key_where, Msg::type_mismatch, "'tolerance'",
-                 "'tolerance OUTPUT = preset' or 'tolerance OUTPUT { ... }'", "no output name");
-        continue;
-      }
-      auto t = ctx.tensors.find(s->subject);
-      if (t == ctx.tensors.end()) {
-        std::vector<std::string> cands;
-        for (const auto& [k, v] : ctx.tensors) cands.push_back(k);
-        std::string hint = closest_match(s->subject, cands);
-        if (hint.empty())
-          d.report(s->subject_where, Msg::unknown_tensor, s->subject);
-        else
-          d.report(s->subject_where, Msg::unknown_tensor_hint, s->subject, hint);
-        continue;
-      }
-      if (t->second->role == "input") {
-        d.report(s->subject_where, Msg::tolerance_on_input, s->subject);
-        continue;
-      }
-      if (auto [prev, fresh] = seen.emplace(s->subject, s); !fresh) {
-        d.report(s->subject_where, Msg::duplicate_setting, "tolerance " + s->subject);
-        d.note(prev->second->where, Msg::note_previous_definition);
-        continue;
-      }
-      if (auto tol = sema.tolerance_of(*s, ctx.module)) ctx.task.tolerances[s->subject] = *tol;
+  auto it = ctx.settings.find("tolerance");
+  if (it == ctx.settings.end()) return seen;
+  for (const ast::Setting* s : it->second) {
+    if (s->subject.empty()) {
+      d.report(s->key_where, Msg::type_mismatch, "'tolerance'",
+               "'tolerance OUTPUT = preset' or 'tolerance OUTPUT { ... }'", "no output name");
+      continue;
     }
+    auto t = ctx.tensors.find(s->subject);
+    if (t == ctx.tensors.end()) {
+      std::vector<std::string> cands;
+      for (const auto& [k, v] : ctx.tensors) cands.push_back(k);
+      std::string hint = closest_match(s->subject, cands);
+      if (hint.empty())
+        d.report(s->subject_where, Msg::unknown_tensor, s->subject);
+      else
+        d.report(s->subject_where, Msg::unknown_tensor_hint, s->subject, hint);
+      continue;
+    }
+    if (t->second->role == "input") {
+      d.report(s->subject_where, Msg::tolerance_on_input, s->subject);
+      continue;
+    }
+    if (auto [prev, fresh] = seen.emplace(s->subject, s); !fresh) {
+      d.report(s->subject_where, Msg::duplicate_setting, "tolerance " + s->subject);
+      d.note(prev->second->where, Msg::note_previous_definition);
+      continue;
+    }
+    if (auto tol = ctx.sema.tolerance_of(*s, ctx.module)) ctx.task.tolerances[s->subject] = *tol;
   }
+  return seen;
+}
+
+void report_outputs_without_tolerance(TaskContext& ctx,
+                                      const std::map<std::string, const ast::Setting*>& seen) {
   for (const ast::TaskItem& item : ctx.decl.items) {
     const auto* t = std::get_if<ast::TensorDecl>(&item);
     if (t && t->role != "input" && !seen.count(t->name) && ctx.tensors.count(t->name) &&
         ctx.tensors.at(t->name) == t)
-      d.report(t->name_where, Msg::output_without_tolerance, t->role, t->name);
+      ctx.diags().report(t->name_where, Msg::output_without_tolerance, t->role, t->name);
   }
+}
 
-  std::set<std::string> gates;
-  if (auto it = ctx.settings.find("gate"); it != ctx.settings.end()) {
-    for (const ast::Setting* s : it->second) {
-      static const std::vector<std::string> kGates = {"compile", "correctness", "performance",
-                                                      "audit"};
-      if (std::find(kGates.begin(), kGates.end(), s->subject) == kGates.end()) {
-        std::string hint = closest_match(s->subject, kGates);
-        if (hint.empty() || s->subject.empty())
-          d.report(s->subject.empty() ? s->key_where : s->subject_where, Msg::unknown_gate,
-                   s->subject);
+// The settings inside `gate NAME { ... }` of a known gate.
+void gate_body(TaskContext& ctx, const ast::Setting& s) {
+  Sema& sema = ctx.sema;
+  std::string where = fmt::format("gate '{}'", s.subject);
+  if (s.subject == "compile") {
+    body_keys(sema, s.block, {}, where);
+  } else if (s.subject == "correctness") {
+    auto keys = body_keys(sema, s.block, {"seeds"}, where);
+    if (keys.count("seeds"))
+      if (auto v = sema.int_value(*keys["seeds"], ctx.module, 1))
+        ctx.task.gates.correctness_seeds = int(std::min<int64_t>(*v, 1000));
+  } else if (s.subject == "performance") {
+    auto keys = body_keys(sema, s.block, {"min_speedup"}, where);
+    if (keys.count("min_speedup")) {
+      if (auto v = sema.number_value(*keys["min_speedup"], ctx.module)) {
+        if (*v <= 0)
+          ctx.diags().report(keys["min_speedup"]->values[0]->where, Msg::value_out_of_range,
+                             "'min_speedup'", "positive", *v);
         else
-          d.report(s->subject_where, Msg::unknown_setting_hint, s->subject, "gates", hint);
-        continue;
-      }
-      if (!gates.insert(s->subject).second) {
-        d.report(s->subject_where, Msg::duplicate_setting, "gate " + s->subject);
-        continue;
-      }
-      if (!s->has_block) {
-        d.report(s->subject_where, Msg::type_mismatch, fmt::format("gate '{}'", s->subject),
-                 "a { ... } block", "a value");
-        continue;
-      }
-      std::string where = fmt::format("gate '{}'", s->subject);
-      if (s->subject == "compile") {
-        body_keys(sema, s->block, {}, where);
-      } else if (s->subject == "correctness") {
-        auto keys = body_keys(sema, s->block, {"seeds"}, where);
-        if (keys.count("seeds"))
-          if (auto v = sema.int_value(*keys["seeds"], ctx.module, 1))
-            ctx.task.gates.correctness_seeds = int(std::min<int64_t>(*v, 1000));
-      } else if (s->subject == "performance") {
-        auto keys = body_keys(sema, s->block, {"min_speedup"}, where);
-        if (keys.count("min_speedup")) {
-          if (auto v = sema.number_value(*keys["min_speedup"], ctx.module)) {
-            if (*v <= 0)
-              d.report(keys["min_speedup"]->values[0]->where, Msg::value_out_of_range,
-                       "'min_speedup'", "positive", *v);
-            else
-              ctx.task.gates.min_speedup = *v;
-          }
-        }
-      } else {
-        auto keys = body_keys(sema, s->block, {"fail_on"}, where);
-        if (keys.count("fail_on"))
-          if (auto w = sema.word(*keys["fail_on"], {"error", "warning"}))
-            ctx.task.gates.audit_fail_on = *w;
+          ctx.task.gates.min_speedup = *v;
       }
     }
+  } else {
+    auto keys = body_keys(sema, s.block, {"fail_on"}, where);
+    if (keys.count("fail_on"))
+      if (auto w = sema.word(*keys["fail_on"], {"error", "warning"}))
+        ctx.task.gates.audit_fail_on = *w;
   }
+}
+
+// `gate NAME { ... }` settings: known names, each once, each with a block.
+void check_gates(TaskContext& ctx) {
+  DiagnosticEngine& d = ctx.diags();
+  auto it = ctx.settings.find("gate");
+  if (it == ctx.settings.end()) return;
+  static const std::vector<std::string> kGates = {"compile", "correctness", "performance", "audit"};
+  std::set<std::string> gates;
+  for (const ast::Setting* s : it->second) {
+    if (std::find(kGates.begin(), kGates.end(), s->subject) == kGates.end()) {
+      std::string hint = closest_match(s->subject, kGates);
+      if (hint.empty() || s->subject.empty())
+        d.report(s->subject.empty() ? s->key_where : s->subject_where, Msg::unknown_gate,
+                 s->subject);
+      else
+        d.report(s->subject_where, Msg::unknown_setting_hint, s->subject, "gates", hint);
+      continue;
+    }
+    if (!gates.insert(s->subject).second) {
+      d.report(s->subject_where, Msg::duplicate_setting, "gate " + s->subject);
+      continue;
+    }
+    if (!s->has_block) {
+      d.report(s->subject_where, Msg::type_mismatch, fmt::format("gate '{}'", s->subject),
+               "a { ... } block", "a value");
+      continue;
+    }
+    gate_body(ctx, *s);
+  }
+}
+
+}  // namespace
+
+void check_tolerances_and_gates(TaskContext& ctx) {
+  report_outputs_without_tolerance(ctx, check_tolerances(ctx));
+  check_gates(ctx);
   if (auto it = ctx.settings.find("timing"); it != ctx.settings.end())
-    if (auto t = sema.timing_of(*it->second.front(), ctx.module)) ctx.task.timing = *t;
+    if (auto t = ctx.sema.timing_of(*it->second.front(), ctx.module)) ctx.task.timing = *t;
 }
 
 }  // namespace kta::lang

@@ -14,29 +14,73 @@ std::string expr_text(TaskContext& ctx, SourceRange r) {
   return t.substr(r.begin, r.end - r.begin);
 }
 
+// A constant integer value of axis `axis`; nullopt after an error (reported).
+std::optional<int64_t> constant_int(TaskContext& ctx, const std::string& axis,
+                                    const ast::ExprPtr& e) {
+  DiagnosticEngine& d = ctx.diags();
+  size_t before = d.error_count();
+  Ty t = ctx.sema.check_expr(*e, Scope{&ctx.module, {}, false});
+  if (d.error_count() != before) return std::nullopt;
+  if (t != Ty::integer && t != Ty::any) {
+    d.report(e->where, Msg::type_mismatch, fmt::format("a value of axis '{}'", axis), "an integer",
+             type_name(t));
+    return std::nullopt;
+  }
+  auto v = ctx.sema.eval_const(*e, ctx.module, "");
+  if (!v || !std::holds_alternative<int64_t>(*v)) return std::nullopt;
+  return std::get<int64_t>(*v);
+}
+
+// `range(a, b[, step])`.
+std::optional<std::vector<int64_t>> range_axis(TaskContext& ctx, const ast::GridItem& item,
+                                               const ast::Call& call) {
+  DiagnosticEngine& d = ctx.diags();
+  const ast::Expr& e = *item.expr;
+  if (call.args.size() < 2 || call.args.size() > 3) {
+    d.report(e.where, Msg::argument_count, "range", "2 or 3", call.args.size());
+    return std::nullopt;
+  }
+  auto a = constant_int(ctx, item.name, call.args[0].value);
+  auto b = constant_int(ctx, item.name, call.args[1].value);
+  auto s = call.args.size() == 3 ? constant_int(ctx, item.name, call.args[2].value)
+                                 : std::optional<int64_t>(1);
+  if (!a || !b || !s) return std::nullopt;
+  try {
+    auto out = range_values(*a, *b, *s, ctx.sema.options.max_grid_points);
+    if (out.empty()) d.report(e.where, Msg::bad_range, fmt::format("{}, {}, {}", *a, *b, *s));
+    return out;
+  } catch (const EvalError&) {
+    d.report(e.where, Msg::axis_too_large, item.name, ctx.sema.options.max_grid_points);
+    return std::nullopt;
+  }
+}
+
+// `pow2(lo..hi)`.
+std::optional<std::vector<int64_t>> pow2_axis(TaskContext& ctx, const ast::GridItem& item,
+                                              const ast::Call& call) {
+  DiagnosticEngine& d = ctx.diags();
+  const ast::Expr& e = *item.expr;
+  const ast::Span* span =
+      call.args.size() == 1 ? std::get_if<ast::Span>(&call.args[0].value->node) : nullptr;
+  if (!span) {
+    d.report(e.where, Msg::type_mismatch, "the argument of pow2", "lo..hi", "something else");
+    return std::nullopt;
+  }
+  auto lo = constant_int(ctx, item.name, span->lo), hi = constant_int(ctx, item.name, span->hi);
+  if (!lo || !hi) return std::nullopt;
+  auto out = pow2_values(*lo, *hi);
+  if (out.empty()) d.report(e.where, Msg::bad_pow2, *lo, *hi);
+  return out;
+}
+
 // Values of a value axis: `[a, b]`, `range(a, b, s)` or `pow2(lo..hi)`, all constant.
 std::optional<std::vector<int64_t>> axis_values(TaskContext& ctx, const ast::GridItem& item) {
-  Sema& sema = ctx.sema;
-  DiagnosticEngine& d = ctx.diags();
-  auto constant_int = [&](const ast::ExprPtr& e) -> std::optional<int64_t> {
-    size_t before = d.error_count();
-    Ty t = sema.check_expr(*e, Scope{&ctx.module, {}, false});
-    if (d.error_count() != before) return std::nullopt;
-    if (t != Ty::integer && t != Ty::any) {
-      d.report(e->where, Msg::type_mismatch, fmt::format("a value of axis '{}'", item.name),
-               "an integer", type_name(t));
-      return std::nullopt;
-    }
-    auto v = sema.eval_const(*e, ctx.module, "");
-    if (!v || !std::holds_alternative<int64_t>(*v)) return std::nullopt;
-    return std::get<int64_t>(*v);
-  };
   const ast::Expr& e = *item.expr;
   if (const auto* list = std::get_if<ast::List>(&e.node)) {
     std::vector<int64_t> out;
     bool ok = true;
     for (const auto& v : list->items) {
-      auto x = constant_int(v);
+      auto x = constant_int(ctx, item.name, v);
       ok &= x.has_value();
       if (x) out.push_back(*x);
     }
@@ -44,37 +88,10 @@ std::optional<std::vector<int64_t>> axis_values(TaskContext& ctx, const ast::Gri
     return out;
   }
   const auto* call = std::get_if<ast::Call>(&e.node);
-  if (call && call->callee == "range") {
-    if (call->args.size() < 2 || call->args.size() > 3) {
-      d.report(e.where, Msg::argument_count, "range", "2 or 3", call->args.size());
-      return std::nullopt;
-    }
-    auto a = constant_int(call->args[0].value), b = constant_int(call->args[1].value);
-    auto s = call->args.size() == 3 ? constant_int(call->args[2].value) : std::optional<int64_t>(1);
-    if (!a || !b || !s) return std::nullopt;
-    try {
-      auto out = range_values(*a, *b, *s, ctx.sema.options.max_grid_points);
-      if (out.empty()) d.report(e.where, Msg::bad_range, fmt::format("{}, {}, {}", *a, *b, *s));
-      return out;
-    } catch (const EvalError&) {
-      d.report(e.where, Msg::axis_too_large, item.name, ctx.sema.options.max_grid_points);
-      return std::nullopt;
-    }
-  }
-  if (call && call->callee == "pow2") {
-    const ast::Span* span =
-        call->args.size() == 1 ? std::get_if<ast::Span>(&call->args[0].value->node) : nullptr;
-    if (!span) {
-      d.report(e.where, Msg::type_mismatch, "the argument of pow2", "lo..hi", "something else");
-      return std::nullopt;
-    }
-    auto lo = constant_int(span->lo), hi = constant_int(span->hi);
-    if (!lo || !hi) return std::nullopt;
-    auto out = pow2_values(*lo, *hi);
-    if (out.empty()) d.report(e.where, Msg::bad_pow2, *lo, *hi);
-    return out;
-  }
-  d.report(e.where, Msg::expected_axis_values, fmt::format("'{}'", expr_text(ctx, e.where)));
+  if (call && call->callee == "range") return range_axis(ctx, item, *call);
+  if (call && call->callee == "pow2") return pow2_axis(ctx, item, *call);
+  ctx.diags().report(e.where, Msg::expected_axis_values,
+                     fmt::format("'{}'", expr_text(ctx, e.where)));
   return std::nullopt;
 }
 

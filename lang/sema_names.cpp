@@ -22,6 +22,70 @@ Ty param_ty(const std::string& type) {
   return Ty::integer;
 }
 
+// `reference`, `baseline` or `candidate`: one each.
+void collect_entry(TaskContext& ctx, const ast::EntryDecl& e) {
+  const ast::EntryDecl*& slot = e.which == "reference"  ? ctx.reference
+                                : e.which == "baseline" ? ctx.baseline
+                                                        : ctx.candidate;
+  if (slot) {
+    ctx.diags().report(e.where, Msg::duplicate_setting, e.which);
+    ctx.diags().note(slot->where, Msg::note_previous_definition);
+  } else {
+    slot = &e;
+  }
+}
+
+// `shapes visible` or `shapes heldout`: one each.
+void collect_shapes(TaskContext& ctx, const ast::ShapesDecl& sh) {
+  const ast::ShapesDecl*& slot = sh.which == "visible" ? ctx.visible : ctx.heldout;
+  if (slot) {
+    ctx.diags().report(sh.which_where, Msg::duplicate_setting, "shapes " + sh.which);
+    ctx.diags().note(slot->where, Msg::note_previous_definition);
+  } else {
+    slot = &sh;
+  }
+}
+
+// A task setting: a known key, once unless repeatable; kept by key for the later passes.
+void collect_setting(TaskContext& ctx, const ast::Setting& s) {
+  DiagnosticEngine& d = ctx.diags();
+  bool known = false;
+  for (auto k : kTaskKeys) known |= k == s.key;
+  if (!known) {
+    std::vector<std::string> cands;
+    for (auto k : kTaskKeys) cands.emplace_back(k);
+    for (auto k : kStatementWords) cands.emplace_back(k);
+    std::string hint = closest_match(s.key, cands);
+    std::string task_label = fmt::format("task '{}'", ctx.decl.name);
+    if (hint.empty())
+      d.report(s.key_where, Msg::unknown_setting, s.key, task_label);
+    else
+      d.report(s.key_where, Msg::unknown_setting_hint, s.key, task_label, hint);
+    return;
+  }
+  auto& list = ctx.settings[s.key];
+  if (!list.empty() && !repeatable(s.key)) {
+    d.report(s.key_where, Msg::duplicate_setting, s.key);
+    d.note(list.front()->where, Msg::note_previous_definition);
+    return;
+  }
+  list.push_back(&s);
+}
+
+void report_missing_statements(TaskContext& ctx) {
+  DiagnosticEngine& d = ctx.diags();
+  for (std::string_view required : {"kind"}) {
+    if (!ctx.settings.count(std::string(required)))
+      d.report(ctx.decl.name_where, Msg::missing_statement, ctx.decl.name, required);
+  }
+  if (!ctx.reference)
+    d.report(ctx.decl.name_where, Msg::missing_statement, ctx.decl.name, "reference");
+  if (!ctx.baseline)
+    d.report(ctx.decl.name_where, Msg::missing_statement, ctx.decl.name, "baseline");
+  if (!ctx.visible)
+    d.report(ctx.decl.name_where, Msg::missing_statement, ctx.decl.name, "visible shapes");
+}
+
 }  // namespace
 
 void collect_task_items(TaskContext& ctx) {
@@ -35,7 +99,6 @@ void collect_task_items(TaskContext& ctx) {
     }
     return fresh;
   };
-  std::string task_label = fmt::format("task '{}'", ctx.decl.name);
   for (const ast::TaskItem& item : ctx.decl.items) {
     if (const auto* p = std::get_if<ast::ParamDecl>(&item)) {
       if (declare(p->name, p->name_where, p->where)) {
@@ -45,57 +108,14 @@ void collect_task_items(TaskContext& ctx) {
     } else if (const auto* t = std::get_if<ast::TensorDecl>(&item)) {
       if (declare(t->name, t->name_where, t->where)) ctx.tensors[t->name] = t;
     } else if (const auto* e = std::get_if<ast::EntryDecl>(&item)) {
-      const ast::EntryDecl*& slot = e->which == "reference"  ? ctx.reference
-                                    : e->which == "baseline" ? ctx.baseline
-                                                             : ctx.candidate;
-      if (slot) {
-        d.report(e->where, Msg::duplicate_setting, e->which);
-        d.note(slot->where, Msg::note_previous_definition);
-      } else {
-        slot = e;
-      }
+      collect_entry(ctx, *e);
     } else if (const auto* sh = std::get_if<ast::ShapesDecl>(&item)) {
-      const ast::ShapesDecl*& slot = sh->which == "visible" ? ctx.visible : ctx.heldout;
-      if (slot) {
-        d.report(sh->which_where, Msg::duplicate_setting, "shapes " + sh->which);
-        d.note(slot->where, Msg::note_previous_definition);
-      } else {
-        slot = sh;
-      }
+      collect_shapes(ctx, *sh);
     } else {
-      const auto& s = std::get<ast::Setting>(item);
-      bool known = false;
-      for (auto k : kTaskKeys) known |= k == s.key;
-      if (!known) {
-        std::vector<std::string> cands;
-        for (auto k : kTaskKeys) cands.emplace_back(k);
-        for (auto k : kStatementWords) cands.emplace_back(k);
-        std::string hint = closest_match(s.key, cands);
-        if (hint.empty())
-          d.report(s.key_where, Msg::unknown_setting, s.key, task_label);
-        else
-          d.report(s.key_where, Msg::unknown_setting_hint, s.key, task_label, hint);
-        continue;
-      }
-      auto& list = ctx.settings[s.key];
-      if (!list.empty() && !repeatable(s.key)) {
-        d.report(s.key_where, Msg::duplicate_setting, s.key);
-        d.note(list.front()->where, Msg::note_previous_definition);
-        continue;
-      }
-      list.push_back(&s);
+      collect_setting(ctx, std::get<ast::Setting>(item));
     }
   }
-  for (std::string_view required : {"kind"}) {
-    if (!ctx.settings.count(std::string(required)))
-      d.report(ctx.decl.name_where, Msg::missing_statement, ctx.decl.name, required);
-  }
-  if (!ctx.reference)
-    d.report(ctx.decl.name_where, Msg::missing_statement, ctx.decl.name, "reference");
-  if (!ctx.baseline)
-    d.report(ctx.decl.name_where, Msg::missing_statement, ctx.decl.name, "baseline");
-  if (!ctx.visible)
-    d.report(ctx.decl.name_where, Msg::missing_statement, ctx.decl.name, "visible shapes");
+  report_missing_statements(ctx);
 }
 
 }  // namespace kta::lang

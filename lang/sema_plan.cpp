@@ -133,6 +133,55 @@ void load_tasks(Sema& sema, const ast::Setting& s, const fs::path& dir, model::P
   }
 }
 
+// `device auto | cpu | hip | hip:N`.
+void plan_device(Sema& sema, const ast::Setting& s, model::Plan& plan) {
+  const ast::Expr* v = sema.single_value(s);
+  if (!v) return;
+  std::string text;
+  if (const auto* n = std::get_if<ast::NameRef>(&v->node))
+    text = n->name;
+  else if (const auto* str = std::get_if<ast::StringLit>(&v->node))
+    text = str->value;
+  bool ok = text == "auto" || text == "cpu" || text == "hip";
+  if (text.starts_with("hip:") && text.size() > 4)
+    ok = text.find_first_not_of("0123456789", 4) == std::string::npos;
+  if (!ok)
+    sema.diags().report(v->where, Msg::bad_device, text);
+  else
+    plan.device = text;
+}
+
+// `sandbox auto | on | off`.
+void plan_sandbox(Sema& sema, const ast::Setting& s, model::Plan& plan) {
+  const ast::Expr* v = sema.single_value(s);
+  const auto* n = v ? std::get_if<ast::NameRef>(&v->node) : nullptr;
+  if (n && (n->name == "auto" || n->name == "on" || n->name == "off"))
+    plan.sandbox = n->name;
+  else if (v)
+    sema.diags().report(v->where, Msg::type_mismatch, "'sandbox'", "auto, on or off",
+                        n ? fmt::format("'{}'", n->name) : std::string("an expression"));
+}
+
+// One setting of a known key into the plan (`tasks` and `agent` are handled by the caller).
+void plan_setting(Sema& sema, Module& m, const ast::Setting& s, const fs::path& dir,
+                  model::Plan& plan) {
+  if (s.key == "device") {
+    plan_device(sema, s, plan);
+  } else if (s.key == "heldout") {
+    if (auto b = sema.bool_value(s, m)) plan.heldout = *b;
+  } else if (s.key == "repeat") {
+    if (auto r = sema.int_value(s, m, 1)) plan.repeat = int(std::min<int64_t>(*r, 1 << 20));
+  } else if (s.key == "output") {
+    if (auto o = sema.string_value(s, m)) plan.output = (dir / *o).lexically_normal();
+  } else if (s.key == "timing") {
+    if (auto t = sema.timing_of(s, m)) plan.timing = *t;
+  } else if (s.key == "network") {
+    if (auto b = sema.bool_value(s, m)) plan.network = *b;
+  } else if (s.key == "sandbox") {
+    plan_sandbox(sema, s, plan);
+  }
+}
+
 }  // namespace
 
 std::optional<model::Plan> lower_plan(Sema& sema, Module& m, const ast::PlanDecl& decl) {
@@ -170,39 +219,8 @@ std::optional<model::Plan> lower_plan(Sema& sema, Module& m, const ast::PlanDecl
       has_agent = true;
       if (const ast::Expr* v = sema.single_value(s))
         if (auto use = sema.agent_use(*v, m)) plan.agents.push_back(std::move(*use));
-    } else if (s.key == "device") {
-      const ast::Expr* v = sema.single_value(s);
-      if (!v) continue;
-      std::string text;
-      if (const auto* n = std::get_if<ast::NameRef>(&v->node))
-        text = n->name;
-      else if (const auto* str = std::get_if<ast::StringLit>(&v->node))
-        text = str->value;
-      bool ok = text == "auto" || text == "cpu" || text == "hip";
-      if (text.starts_with("hip:") && text.size() > 4)
-        ok = text.find_first_not_of("0123456789", 4) == std::string::npos;
-      if (!ok)
-        d.report(v->where, Msg::bad_device, text);
-      else
-        plan.device = text;
-    } else if (s.key == "heldout") {
-      if (auto b = sema.bool_value(s, m)) plan.heldout = *b;
-    } else if (s.key == "repeat") {
-      if (auto r = sema.int_value(s, m, 1)) plan.repeat = int(std::min<int64_t>(*r, 1 << 20));
-    } else if (s.key == "output") {
-      if (auto o = sema.string_value(s, m)) plan.output = (dir / *o).lexically_normal();
-    } else if (s.key == "timing") {
-      if (auto t = sema.timing_of(s, m)) plan.timing = *t;
-    } else if (s.key == "network") {
-      if (auto b = sema.bool_value(s, m)) plan.network = *b;
-    } else if (s.key == "sandbox") {
-      const ast::Expr* v = sema.single_value(s);
-      const auto* n = v ? std::get_if<ast::NameRef>(&v->node) : nullptr;
-      if (n && (n->name == "auto" || n->name == "on" || n->name == "off"))
-        plan.sandbox = n->name;
-      else if (v)
-        d.report(v->where, Msg::type_mismatch, "'sandbox'", "auto, on or off",
-                 n ? fmt::format("'{}'", n->name) : std::string("an expression"));
+    } else {
+      plan_setting(sema, m, s, dir, plan);
     }
   }
   if (!has_tasks) d.report(decl.name_where, Msg::plan_no_tasks, decl.name);

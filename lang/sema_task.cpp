@@ -9,8 +9,6 @@
 
 namespace kta::lang {
 
-std::string hex64(uint64_t v) { return fmt::format("{:016x}", v); }
-
 namespace {
 
 model::TaskKind kind_of(const std::string& k) {

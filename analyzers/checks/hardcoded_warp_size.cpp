@@ -56,77 +56,92 @@ void HardcodedWarpSizeCheck::register_matchers(MatchFinder& finder) {
 
 void HardcodedWarpSizeCheck::check(const MatchFinder::MatchResult& result) {
   ASTContext& ast = *result.Context;
-  const SourceManager& sm = ast.getSourceManager();
-  if (const auto* op = result.Nodes.getNodeAs<BinaryOperator>("lane")) {
-    const auto* lit = result.Nodes.getNodeAs<IntegerLiteral>("lit");
-    const auto* fn = result.Nodes.getNodeAs<FunctionDecl>("fn");
-    if (in_macro_body(sm, lit->getBeginLoc()) || !fn) return;
-    uint64_t v = lit->getValue().getLimitedValue();
-    bool warp = false;
-    switch (op->getOpcode()) {
-      case BO_Rem:
-      case BO_Div:
-        warp = is_warp_value(v);
-        break;
-      case BO_And:
-        warp = v == 31 || v == 63;
-        break;
-      case BO_Shr:
-        warp = v == 5 || v == 6;
-        break;
-      default:
-        break;
-    }
-    if (!warp || !mentions_any_index(op->getLHS(), ctx().facts(fn))) return;
-    report(ast, op->getOperatorLoc(),
-           fmt::format("lane/warp index computed with '{} {}': assumes a warp of {} threads ({}; "
-                       "AMD wavefronts are 64 wide, NVIDIA warps 32)",
-                       op->getOpcodeStr().str(), v,
-                       op->getOpcode() == BO_And   ? v + 1
-                       : op->getOpcode() == BO_Shr ? (1u << v)
-                                                   : v,
-                       kAdvice));
-  } else if (const auto* call = result.Nodes.getNodeAs<CallExpr>("shfl")) {
-    // The width is the last argument: `__shfl_down(v, delta, width)`.
-    const FunctionDecl* fn = call->getDirectCallee();
-    unsigned width_index = fn && fn->getName().endswith("_sync") ? 3 : 2;
-    if (call->getNumArgs() <= width_index) return;
-    const auto* lit = dyn_cast<IntegerLiteral>(call->getArg(width_index)->IgnoreParenImpCasts());
-    if (!lit || in_macro_body(sm, lit->getBeginLoc()) ||
-        !is_warp_value(lit->getValue().getLimitedValue()))
-      return;
-    report(ast, lit->getBeginLoc(),
-           fmt::format("shuffle width {} is a hard-coded warp size ({})",
-                       lit->getValue().getLimitedValue(), kAdvice));
-  } else if (const auto* loop = result.Nodes.getNodeAs<ForStmt>("loop")) {
-    // The loop's start (`o = 16`) or bound (`o < 32`) spells half or all of a 32/64 warp.
-    const Stmt* parts[] = {loop->getInit(), loop->getCond()};
-    for (const Stmt* part : parts) {
-      if (!part) continue;
-      const IntegerLiteral* lit = nullptr;
-      if (const auto* decl = dyn_cast<DeclStmt>(part); decl && decl->isSingleDecl())
-        if (const auto* v = dyn_cast<VarDecl>(decl->getSingleDecl()); v && v->getInit())
-          lit = dyn_cast<IntegerLiteral>(v->getInit()->IgnoreParenImpCasts());
-      if (const auto* cmp = dyn_cast<BinaryOperator>(part); cmp && cmp->isComparisonOp())
-        lit = dyn_cast<IntegerLiteral>(cmp->getRHS()->IgnoreParenImpCasts());
-      if (!lit || in_macro_body(sm, lit->getBeginLoc())) continue;
-      uint64_t v = lit->getValue().getLimitedValue();
-      if (v != 16 && v != 32 && v != 64) continue;
-      report(ast, lit->getBeginLoc(),
-             fmt::format("shuffle reduction loop starts or stops at {}: it assumes a warp of {} "
-                         "threads (loop from warpSize / 2)",
-                         v, part == loop->getInit() ? v * 2 : v));
-      return;
-    }
-  } else if (const auto* var = result.Nodes.getNodeAs<VarDecl>("var")) {
-    const auto* lit = result.Nodes.getNodeAs<IntegerLiteral>("lit");
-    if (!is_warp_like_name(var->getName()) || in_macro_body(sm, lit->getBeginLoc()) ||
-        !is_warp_value(lit->getValue().getLimitedValue()))
-      return;
-    report(ast, lit->getBeginLoc(),
-           fmt::format("'{}' = {} hard-codes the warp size ({})", var->getName().str(),
-                       lit->getValue().getLimitedValue(), kAdvice));
+  const auto* lit = result.Nodes.getNodeAs<IntegerLiteral>("lit");
+  if (const auto* op = result.Nodes.getNodeAs<BinaryOperator>("lane"))
+    on_lane_math(op, lit, result.Nodes.getNodeAs<FunctionDecl>("fn"), ast);
+  else if (const auto* call = result.Nodes.getNodeAs<CallExpr>("shfl"))
+    on_shuffle(call, ast);
+  else if (const auto* loop = result.Nodes.getNodeAs<ForStmt>("loop"))
+    on_loop(loop, ast);
+  else if (const auto* var = result.Nodes.getNodeAs<VarDecl>("var"))
+    on_constant(var, lit, ast);
+}
+
+void HardcodedWarpSizeCheck::on_lane_math(const BinaryOperator* op, const IntegerLiteral* lit,
+                                          const FunctionDecl* fn, ASTContext& ast) {
+  if (in_macro_body(ast.getSourceManager(), lit->getBeginLoc()) || !fn) return;
+  uint64_t v = lit->getValue().getLimitedValue();
+  bool warp = false;
+  switch (op->getOpcode()) {
+    case BO_Rem:
+    case BO_Div:
+      warp = is_warp_value(v);
+      break;
+    case BO_And:
+      warp = v == 31 || v == 63;
+      break;
+    case BO_Shr:
+      warp = v == 5 || v == 6;
+      break;
+    default:
+      break;
   }
+  if (!warp || !mentions_any_index(op->getLHS(), ctx().facts(fn))) return;
+  report(ast, op->getOperatorLoc(),
+         fmt::format("lane/warp index computed with '{} {}': assumes a warp of {} threads ({}; "
+                     "AMD wavefronts are 64 wide, NVIDIA warps 32)",
+                     op->getOpcodeStr().str(), v,
+                     op->getOpcode() == BO_And   ? v + 1
+                     : op->getOpcode() == BO_Shr ? (1u << v)
+                                                 : v,
+                     kAdvice));
+}
+
+void HardcodedWarpSizeCheck::on_shuffle(const CallExpr* call, ASTContext& ast) {
+  // The width is the last argument: `__shfl_down(v, delta, width)`.
+  const FunctionDecl* fn = call->getDirectCallee();
+  unsigned width_index = fn && fn->getName().endswith("_sync") ? 3 : 2;
+  if (call->getNumArgs() <= width_index) return;
+  const auto* lit = dyn_cast<IntegerLiteral>(call->getArg(width_index)->IgnoreParenImpCasts());
+  if (!lit || in_macro_body(ast.getSourceManager(), lit->getBeginLoc()) ||
+      !is_warp_value(lit->getValue().getLimitedValue()))
+    return;
+  report(ast, lit->getBeginLoc(),
+         fmt::format("shuffle width {} is a hard-coded warp size ({})",
+                     lit->getValue().getLimitedValue(), kAdvice));
+}
+
+void HardcodedWarpSizeCheck::on_loop(const ForStmt* loop, ASTContext& ast) {
+  // The loop's start (`o = 16`) or bound (`o < 32`) spells half or all of a 32/64 warp.
+  const Stmt* parts[] = {loop->getInit(), loop->getCond()};
+  for (const Stmt* part : parts) {
+    if (!part) continue;
+    const IntegerLiteral* lit = nullptr;
+    if (const auto* decl = dyn_cast<DeclStmt>(part); decl && decl->isSingleDecl())
+      if (const auto* v = dyn_cast<VarDecl>(decl->getSingleDecl()); v && v->getInit())
+        lit = dyn_cast<IntegerLiteral>(v->getInit()->IgnoreParenImpCasts());
+    if (const auto* cmp = dyn_cast<BinaryOperator>(part); cmp && cmp->isComparisonOp())
+      lit = dyn_cast<IntegerLiteral>(cmp->getRHS()->IgnoreParenImpCasts());
+    if (!lit || in_macro_body(ast.getSourceManager(), lit->getBeginLoc())) continue;
+    uint64_t v = lit->getValue().getLimitedValue();
+    if (v != 16 && v != 32 && v != 64) continue;
+    report(ast, lit->getBeginLoc(),
+           fmt::format("shuffle reduction loop starts or stops at {}: it assumes a warp of {} "
+                       "threads (loop from warpSize / 2)",
+                       v, part == loop->getInit() ? v * 2 : v));
+    return;
+  }
+}
+
+void HardcodedWarpSizeCheck::on_constant(const VarDecl* var, const IntegerLiteral* lit,
+                                         ASTContext& ast) {
+  if (!is_warp_like_name(var->getName()) ||
+      in_macro_body(ast.getSourceManager(), lit->getBeginLoc()) ||
+      !is_warp_value(lit->getValue().getLimitedValue()))
+    return;
+  report(ast, lit->getBeginLoc(),
+         fmt::format("'{}' = {} hard-codes the warp size ({})", var->getName().str(),
+                     lit->getValue().getLimitedValue(), kAdvice));
 }
 
 void HardcodedWarpSizeCheck::finish(ASTContext& ast) {

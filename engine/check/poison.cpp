@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "engine/inputs/hash.h"
+#include "lang/hash.h"
 
 namespace kta::engine {
 
@@ -72,13 +72,13 @@ void apply_poison(HostTensor& t, Poison p) {
 }
 
 uint64_t digest_bytes(const void* data, size_t size, uint64_t seed) {
-  return hash_bytes(data, size, seed);
+  return lang::hash_bytes(data, size, seed);
 }
 
 uint64_t content_digest(const HostTensor& t) {
-  uint64_t h = hash_mix(static_cast<uint64_t>(t.dtype) + 1, t.shape.size());
-  for (int64_t d : t.shape) h = hash_mix(h, static_cast<uint64_t>(d));
-  return hash_bytes(t.bytes.data(), t.bytes.size(), h);
+  uint64_t h = lang::hash_mix(static_cast<uint64_t>(t.dtype) + 1, t.shape.size());
+  for (int64_t d : t.shape) h = lang::hash_mix(h, static_cast<uint64_t>(d));
+  return lang::hash_bytes(t.bytes.data(), t.bytes.size(), h);
 }
 
 }  // namespace kta::engine

@@ -8,10 +8,10 @@
 #include <map>
 #include <stdexcept>
 
-#include "engine/inputs/hash.h"
 #include "engine/inputs/philox.h"
 #include "engine/inputs/portable_math.h"
 #include "engine/inputs/slices.h"
+#include "lang/hash.h"
 
 namespace kta::engine {
 
@@ -90,98 +90,110 @@ std::pair<double, double> two_uniforms(const PhiloxCounter& w) {
   return {uniform_open01(w[0], w[1]), uniform_open01(w[2], w[3])};
 }
 
+// ---- the distributions: a validity check and a fill each ----
+
+void check_normal(const Distribution& d, const Args& a, DType, size_t) {
+  if (!(a[1] >= 0)) bad(d, fmt::format("std ({}) must be >= 0", a[1]));
+}
+
+void fill_normal(const Args& a, uint64_t key, size_t begin, size_t end, double* out) {
+  double mean = a[0], sd = a[1];
+  fill_pairs(key, begin, end, out, [=](const PhiloxCounter& w) {
+    // Box-Muller; the open interval keeps log finite.
+    auto [u1, u2] = two_uniforms(w);
+    double r = std::sqrt(-2.0 * portable::log(u1));
+    return std::pair{mean + sd * (r * portable::cos_2pi(u2)),
+                     mean + sd * (r * portable::sin_2pi(u2))};
+  });
+}
+
+void check_uniform(const Distribution& d, const Args& a, DType, size_t) {
+  if (!(a[0] < a[1])) bad(d, fmt::format("lo ({}) must be < hi ({})", a[0], a[1]));
+}
+
+void fill_uniform(const Args& a, uint64_t key, size_t begin, size_t end, double* out) {
+  double lo = a[0], width = a[1] - a[0];
+  fill_pairs(key, begin, end, out, [=](const PhiloxCounter& w) {
+    auto [u1, u2] = two_uniforms(w);
+    return std::pair{lo + width * u1, lo + width * u2};
+  });
+}
+
+void check_integers(const Distribution& d, const Args& a, DType t, size_t) {
+  double lo = a[0], hi = a[1];
+  if (!integral(lo) || !integral(hi))
+    bad(d, fmt::format("lo ({}) and hi ({}) must be integers", lo, hi));
+  if (!(lo < hi)) bad(d, fmt::format("lo ({}) must be < hi ({})", lo, hi));
+  if (hi - lo > 0x1p53) bad(d, "range wider than 2^53");
+  check_fits(d, t, lo, hi - 1);
+}
+
+void fill_integers(const Args& a, uint64_t key, size_t begin, size_t end, double* out) {
+  double lo = a[0];
+  auto range = static_cast<uint64_t>(a[1] - a[0]);
+  auto pick = [range](uint32_t hi, uint32_t lo32) {  // multiply-shift: no modulo bias
+    uint64_t bits = (uint64_t{hi} << 32) | lo32;
+    return static_cast<double>(
+        static_cast<uint64_t>((static_cast<unsigned __int128>(bits) * range) >> 64));
+  };
+  fill_pairs(key, begin, end, out, [=](const PhiloxCounter& w) {
+    return std::pair{lo + pick(w[0], w[1]), lo + pick(w[2], w[3])};
+  });
+}
+
+void check_bernoulli(const Distribution& d, const Args& a, DType, size_t) {
+  if (!(a[0] >= 0 && a[0] <= 1)) bad(d, fmt::format("p ({}) must be in [0, 1]", a[0]));
+}
+
+void fill_bernoulli(const Args& a, uint64_t key, size_t begin, size_t end, double* out) {
+  double p = a[0];
+  fill_pairs(key, begin, end, out, [=](const PhiloxCounter& w) {
+    auto [u1, u2] = two_uniforms(w);
+    return std::pair{u1 < p ? 1.0 : 0.0, u2 < p ? 1.0 : 0.0};
+  });
+}
+
+void check_nothing(const Distribution&, const Args&, DType, size_t) {}
+
+void fill_ones(const Args&, uint64_t, size_t begin, size_t end, double* out) {
+  std::fill(out, out + (end - begin), 1.0);
+}
+
+void fill_zeros(const Args&, uint64_t, size_t begin, size_t end, double* out) {
+  std::fill(out, out + (end - begin), 0.0);
+}
+
+void check_constant(const Distribution& d, const Args& a, DType t, size_t) {
+  check_fits(d, t, a[0], a[0]);
+}
+
+void fill_constant(const Args& a, uint64_t, size_t begin, size_t end, double* out) {
+  std::fill(out, out + (end - begin), a[0]);
+}
+
+void check_arange(const Distribution& d, const Args& a, DType t, size_t numel) {
+  if (numel == 0) return;
+  double last = a[0] + a[1] * static_cast<double>(numel - 1);
+  check_fits(d, t, std::min(a[0], last), std::max(a[0], last));
+}
+
+void fill_arange(const Args& a, uint64_t, size_t begin, size_t end, double* out) {
+  for (size_t i = begin; i < end; ++i) out[i - begin] = a[0] + a[1] * static_cast<double>(i);
+}
+
 const std::map<std::string, Generator>& generators() {
   static const std::map<std::string, Generator> table = {
-      {"normal",
-       {{{"mean", 0.0}, {"std", 1.0}},
-        [](const Distribution& d, const Args& a, DType, size_t) {
-          if (!(a[1] >= 0)) bad(d, fmt::format("std ({}) must be >= 0", a[1]));
-        },
-        [](const Args& a, uint64_t key, size_t begin, size_t end, double* out) {
-          double mean = a[0], sd = a[1];
-          fill_pairs(key, begin, end, out, [=](const PhiloxCounter& w) {
-            // Box-Muller; the open interval keeps log finite.
-            auto [u1, u2] = two_uniforms(w);
-            double r = std::sqrt(-2.0 * portable::log(u1));
-            return std::pair{mean + sd * (r * portable::cos_2pi(u2)),
-                             mean + sd * (r * portable::sin_2pi(u2))};
-          });
-        }}},
-      {"uniform",
-       {{{"lo", 0.0}, {"hi", 1.0}},
-        [](const Distribution& d, const Args& a, DType, size_t) {
-          if (!(a[0] < a[1])) bad(d, fmt::format("lo ({}) must be < hi ({})", a[0], a[1]));
-        },
-        [](const Args& a, uint64_t key, size_t begin, size_t end, double* out) {
-          double lo = a[0], width = a[1] - a[0];
-          fill_pairs(key, begin, end, out, [=](const PhiloxCounter& w) {
-            auto [u1, u2] = two_uniforms(w);
-            return std::pair{lo + width * u1, lo + width * u2};
-          });
-        }}},
-      {"integers",  // uniform integers in [lo, hi)
-       {{{"lo", 0.0}, {"hi", kRequired}},
-        [](const Distribution& d, const Args& a, DType t, size_t) {
-          double lo = a[0], hi = a[1];
-          if (!integral(lo) || !integral(hi))
-            bad(d, fmt::format("lo ({}) and hi ({}) must be integers", lo, hi));
-          if (!(lo < hi)) bad(d, fmt::format("lo ({}) must be < hi ({})", lo, hi));
-          if (hi - lo > 0x1p53) bad(d, "range wider than 2^53");
-          check_fits(d, t, lo, hi - 1);
-        },
-        [](const Args& a, uint64_t key, size_t begin, size_t end, double* out) {
-          double lo = a[0];
-          auto range = static_cast<uint64_t>(a[1] - a[0]);
-          auto pick = [range](uint32_t hi, uint32_t lo32) {  // multiply-shift: no modulo bias
-            uint64_t bits = (uint64_t{hi} << 32) | lo32;
-            return static_cast<double>(
-                static_cast<uint64_t>((static_cast<unsigned __int128>(bits) * range) >> 64));
-          };
-          fill_pairs(key, begin, end, out, [=](const PhiloxCounter& w) {
-            return std::pair{lo + pick(w[0], w[1]), lo + pick(w[2], w[3])};
-          });
-        }}},
-      {"bernoulli",  // 1 with probability p, else 0
-       {{{"p", 0.5}},
-        [](const Distribution& d, const Args& a, DType, size_t) {
-          if (!(a[0] >= 0 && a[0] <= 1)) bad(d, fmt::format("p ({}) must be in [0, 1]", a[0]));
-        },
-        [](const Args& a, uint64_t key, size_t begin, size_t end, double* out) {
-          double p = a[0];
-          fill_pairs(key, begin, end, out, [=](const PhiloxCounter& w) {
-            auto [u1, u2] = two_uniforms(w);
-            return std::pair{u1 < p ? 1.0 : 0.0, u2 < p ? 1.0 : 0.0};
-          });
-        }}},
-      {"ones",
-       {{},
-        [](const Distribution&, const Args&, DType, size_t) {},
-        [](const Args&, uint64_t, size_t begin, size_t end, double* out) {
-          std::fill(out, out + (end - begin), 1.0);
-        }}},
-      {"zeros",
-       {{},
-        [](const Distribution&, const Args&, DType, size_t) {},
-        [](const Args&, uint64_t, size_t begin, size_t end, double* out) {
-          std::fill(out, out + (end - begin), 0.0);
-        }}},
-      {"constant",
-       {{{"value", kRequired}},
-        [](const Distribution& d, const Args& a, DType t, size_t) { check_fits(d, t, a[0], a[0]); },
-        [](const Args& a, uint64_t, size_t begin, size_t end, double* out) {
-          std::fill(out, out + (end - begin), a[0]);
-        }}},
-      {"arange",  // start, start + step, start + 2 step, ...
-       {{{"start", 0.0}, {"step", 1.0}},
-        [](const Distribution& d, const Args& a, DType t, size_t numel) {
-          if (numel == 0) return;
-          double last = a[0] + a[1] * static_cast<double>(numel - 1);
-          check_fits(d, t, std::min(a[0], last), std::max(a[0], last));
-        },
-        [](const Args& a, uint64_t, size_t begin, size_t end, double* out) {
-          for (size_t i = begin; i < end; ++i)
-            out[i - begin] = a[0] + a[1] * static_cast<double>(i);
-        }}},
+      {"normal", {{{"mean", 0.0}, {"std", 1.0}}, check_normal, fill_normal}},
+      {"uniform", {{{"lo", 0.0}, {"hi", 1.0}}, check_uniform, fill_uniform}},
+      // uniform integers in [lo, hi)
+      {"integers", {{{"lo", 0.0}, {"hi", kRequired}}, check_integers, fill_integers}},
+      // 1 with probability p, else 0
+      {"bernoulli", {{{"p", 0.5}}, check_bernoulli, fill_bernoulli}},
+      {"ones", {{}, check_nothing, fill_ones}},
+      {"zeros", {{}, check_nothing, fill_zeros}},
+      {"constant", {{{"value", kRequired}}, check_constant, fill_constant}},
+      // start, start + step, start + 2 step, ...
+      {"arange", {{{"start", 0.0}, {"step", 1.0}}, check_arange, fill_arange}},
   };
   return table;
 }
@@ -220,14 +232,14 @@ const Generator& find_generator(const Distribution& d) {
 
 uint64_t input_key(std::string_view task, const model::ShapePoint& point, uint64_t seed,
                    std::string_view tensor) {
-  uint64_t h = hash_string(task, 0x6b7461u /* "kta" */);
-  h = hash_mix(h, point.size());
+  uint64_t h = lang::hash_string(task, 0x6b7461u /* "kta" */);
+  h = lang::hash_mix(h, point.size());
   for (const auto& [name, value] : point) {
-    h = hash_mix(h, hash_string(name));
-    h = hash_mix(h, static_cast<uint64_t>(value));
+    h = lang::hash_mix(h, lang::hash_string(name));
+    h = lang::hash_mix(h, static_cast<uint64_t>(value));
   }
-  h = hash_mix(h, seed);
-  return hash_mix(h, hash_string(tensor));
+  h = lang::hash_mix(h, seed);
+  return lang::hash_mix(h, lang::hash_string(tensor));
 }
 
 const std::vector<std::string>& known_distributions() {

@@ -2,8 +2,8 @@
 
 #include "engine/plan/agent_use.h"
 #include "engine/plan/compile.h"
-#include "engine/plan/hash.h"
 #include "engine/plan/passes.h"
+#include "lang/hash.h"
 
 namespace kta::engine {
 
@@ -12,7 +12,7 @@ namespace {
 // A command agent's candidate is not known before it runs: its steps are keyed by what was asked
 // of it (the agent use and the repeat), and resume reuses the files taken back into the run.
 std::string command_candidate_hash(const TaskJob& job) {
-  ContentHasher h;
+  lang::ContentHasher h;
   h.field("agent", job.agent.decl.name).field("label", job.agent_label);
   for (const auto& part : job.agent.decl.command) h.field("command", part);
   for (const auto& [k, v] : job.agent.decl.env) h.field("env", k + "=" + v);
@@ -63,7 +63,7 @@ void bind_agents(Plan& plan, const std::vector<model::Task>& tasks, const model:
           plan.jobs.push_back(std::move(job));
           continue;
         }
-        ContentHasher h;
+        lang::ContentHasher h;
         for (const auto& f : job.candidate) {
           h.field("editable", f.editable.filename().string());
           h.file(f.source);

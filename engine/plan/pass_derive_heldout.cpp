@@ -1,8 +1,8 @@
 #include <algorithm>
 
 #include "engine/plan/compile.h"
-#include "engine/plan/hash.h"
 #include "engine/plan/passes.h"
+#include "lang/hash.h"
 #include "lang/heldout.h"
 
 namespace kta::engine {
@@ -10,7 +10,7 @@ namespace kta::engine {
 namespace {
 
 uint64_t secret_seed(const std::string& secret) {
-  std::string h = ContentHasher().field("secret", secret).hex();
+  std::string h = lang::ContentHasher().field("secret", secret).hex();
   return std::stoull(h.substr(0, 16), nullptr, 16);
 }
 

@@ -1,5 +1,5 @@
-#include "engine/plan/hash.h"
 #include "engine/plan/passes.h"
+#include "lang/hash.h"
 
 namespace kta::engine {
 
@@ -20,10 +20,10 @@ std::string points_text(const std::vector<model::ShapePoint>& points) {
 }  // namespace
 
 void hash_steps(Plan& plan, const PlanOptions& options) {
-  ContentHasher whole;
+  lang::ContentHasher whole;
   for (auto& job : plan.jobs) {
     for (auto& step : job.steps) {
-      ContentHasher h;
+      lang::ContentHasher h;
       h.field("step", step_name(step.kind));
       h.field("task", job.task.name).field("task-hash", job.task.content_hash);
       h.field("agent", job.agent_label).add(static_cast<int64_t>(job.repeat));

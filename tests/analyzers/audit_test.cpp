@@ -10,6 +10,7 @@ namespace {
 
 using testing_util::audit_code;
 using testing_util::count_check;
+using testing_util::findings_of;
 using testing_util::write_temp;
 
 TEST(Audit, LauncherTranslationUnitParses) {
@@ -61,8 +62,15 @@ TEST(Audit, BrokenFileKeepsFindingsAndReportsParseErrors) {
   EXPECT_NE(a.parse_errors[0].find("error: use of undeclared identifier 'undefined_name'"),
             std::string::npos)
       << a.parse_errors[0];
-  EXPECT_GE(count_check(a, "kta-shape-literal"), 1) << testing_util::describe(a);
-  EXPECT_GE(count_check(a, "kta-ignored-size-param"), 1) << testing_util::describe(a);
+  EXPECT_EQ(findings_of(a, "kta-shape-literal"),
+            (std::vector<std::string>{
+                "1:58: literal 4096 in a comparison equals the visible shape value N; unseen "
+                "shapes will not match it (derive it from a size parameter)"}))
+      << testing_util::describe(a);
+  EXPECT_EQ(findings_of(a, "kta-ignored-size-param"),
+            (std::vector<std::string>{"1:33: size parameter 'n' of kernel 'k' is never read: the "
+                                      "kernel cannot adapt to the size it is given"}))
+      << testing_util::describe(a);
 }
 
 TEST(Audit, MissingIncludeStillAudits) {
@@ -98,7 +106,11 @@ TEST(Audit, CrashInOneFileLosesNoOtherResults) {
   ::unsetenv("KTA_AUDIT_TEST_CRASH");
   ASSERT_EQ(audits.size(), 3u);
   EXPECT_EQ(audits[0].file, good1);
-  EXPECT_EQ(count_check(audits[0], "kta-unguarded-index"), 1);
+  EXPECT_EQ(findings_of(audits[0], "kta-unguarded-index"),
+            (std::vector<std::string>{
+                "1:38: 'y' is indexed by the thread index with no bounds check against a size "
+                "parameter; threads past the end of an unseen shape access out of bounds (guard "
+                "with `if (i < n)` or a grid-stride loop)"}));
   EXPECT_EQ(audits[1].file, bad);
   EXPECT_NE(audits[1].failure.find("the analyzer crashed on this file (signal 11"),
             std::string::npos)
@@ -139,12 +151,25 @@ TEST(Audit, BaselineFindingsAreNotReported) {
   auto relative = audit_files({cand}, options);
   ASSERT_EQ(count_check(relative[0], "kta-shape-literal"), 1) << format_text(relative);
   EXPECT_EQ(relative[0].findings[0].line, 6u);
+  EXPECT_EQ(findings_of(relative[0], "kta-shape-literal"),
+            (std::vector<std::string>{
+                "6:23: literal 1048576 in a comparison equals the visible shape value N; unseen "
+                "shapes will not match it (derive it from a size parameter)"}));
   EXPECT_EQ(count_check(relative[0], "kta-ignored-size-param"), 0) << format_text(relative);
 
   options.all = true;
   auto all = audit_files({cand}, options);
   EXPECT_EQ(count_check(all[0], "kta-shape-literal"), 2) << format_text(all);
   EXPECT_EQ(count_check(all[0], "kta-ignored-size-param"), 1) << format_text(all);
+  EXPECT_EQ(findings_of(all[0], "kta-shape-literal"),
+            (std::vector<std::string>{
+                "3:23: literal 4096 in a comparison equals the visible shape value N; unseen "
+                "shapes will not match it (derive it from a size parameter)",
+                "6:23: literal 1048576 in a comparison equals the visible shape value N; unseen "
+                "shapes will not match it (derive it from a size parameter)"}));
+  EXPECT_EQ(findings_of(all[0], "kta-ignored-size-param"),
+            (std::vector<std::string>{"2:33: size parameter 'n' of kernel 'k' is never read: the "
+                                      "kernel cannot adapt to the size it is given"}));
 }
 
 TEST(Audit, MissingBaselineIsAnError) {
@@ -162,6 +187,9 @@ TEST(Audit, SuppressionWithReasonSilences) {
       "}\n");
   ASSERT_EQ(count_check(a, "kta-shape-literal"), 0) << testing_util::describe(a);
   ASSERT_EQ(count_check(a, "kta-audit-suppression"), 1) << testing_util::describe(a);
+  EXPECT_EQ(findings_of(a, "kta-audit-suppression"),
+            (std::vector<std::string>{
+                "4:51: suppression without a reason; write 'allow(check): why this is general'"}));
 }
 
 }  // namespace

@@ -52,6 +52,15 @@ inline int count_check(const FileAudit& a, const std::string& check) {
   return n;
 }
 
+// Every finding of `check`, in report order, as "line:column: message".
+inline std::vector<std::string> findings_of(const FileAudit& a, const std::string& check) {
+  std::vector<std::string> out;
+  for (const Finding& f : a.findings)
+    if (f.check == check)
+      out.push_back(std::to_string(f.line) + ":" + std::to_string(f.column) + ": " + f.message);
+  return out;
+}
+
 inline std::string describe(const FileAudit& a) {
   std::string s = format_text({a});
   return s;

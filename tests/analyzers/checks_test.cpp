@@ -1,4 +1,5 @@
-// Per-check tests: code each check must warn on, and code it must leave alone.
+// Per-check tests: code each check must warn on, with every finding of that check it must
+// report (line:column: message), and code it must leave alone.
 // Shapes: N = 4096 | 1048576, M = 128 | 512, K = 64.
 #include <gtest/gtest.h>
 
@@ -8,19 +9,23 @@ namespace kta::analyzers {
 namespace {
 
 using testing_util::audit_code;
-using testing_util::count_check;
+using testing_util::findings_of;
 
 struct Case {
   const char* name;
-  const char* code;
+  std::string code;
+  // Every finding of the check under test, in report order, as "line:column: message".
+  std::vector<std::string> findings = {};
 };
 
 void expect_warns(const std::string& check, const std::vector<Case>& cases) {
   for (const Case& c : cases) {
     FileAudit a = audit_code(c.code);
     EXPECT_TRUE(a.parse_errors.empty()) << c.name << ": " << testing_util::describe(a);
-    EXPECT_GE(count_check(a, check), 1) << check << " must warn on " << c.name << "\n"
-                                        << testing_util::describe(a);
+    EXPECT_FALSE(c.findings.empty()) << c.name << ": a must-warn case states what it expects";
+    std::vector<std::string> got = findings_of(a, check);
+    EXPECT_EQ(got, c.findings) << check << " must warn on " << c.name << "\n"
+                               << testing_util::describe(a);
   }
 }
 
@@ -28,8 +33,9 @@ void expect_silent(const std::string& check, const std::vector<Case>& cases) {
   for (const Case& c : cases) {
     FileAudit a = audit_code(c.code);
     EXPECT_TRUE(a.parse_errors.empty()) << c.name << ": " << testing_util::describe(a);
-    EXPECT_EQ(count_check(a, check), 0) << check << " must not warn on " << c.name << "\n"
-                                        << testing_util::describe(a);
+    EXPECT_EQ(findings_of(a, check), std::vector<std::string>{})
+        << check << " must not warn on " << c.name << "\n"
+        << testing_util::describe(a);
   }
 }
 
@@ -38,26 +44,49 @@ TEST(ShapeLiteral, MustWarn) {
       "kta-shape-literal",
       {
           {"loop bound",
-           "__global__ void k(float* x, int n) { for (int i = 0; i < 4096; ++i) x[i] = n; }"},
-          {"index stride", "__global__ void k(float* x, int n) { int r = n; x[r * 4096] = 0; }"},
+           "__global__ void k(float* x, int n) { for (int i = 0; i < 4096; ++i) x[i] = n; }",
+           {"1:58: literal 4096 in a comparison equals the visible shape value N; unseen shapes "
+            "will not match it (derive it from a size parameter)"}},
+          {"index stride",
+           "__global__ void k(float* x, int n) { int r = n; x[r * 4096] = 0; }",
+           {"1:55: literal 4096 in index arithmetic equals the visible shape value N; unseen "
+            "shapes will not match it (derive it from a size parameter)"}},
           {"array bound",
-           "__global__ void k(float* x, int n) { __shared__ float b[4096]; if (n) b[0] = x[0]; }"},
+           "__global__ void k(float* x, int n) { __shared__ float b[4096]; if (n) b[0] = x[0]; }",
+           {"1:57: literal 4096 as an array bound equals the visible shape value N; unseen shapes "
+            "will not match it (derive it from a size parameter)"}},
           {"size-named constant",
            "constexpr int kRows = 512; __global__ void k(float* x, int n) { if (n) x[0] = kRows; "
-           "}"},
+           "}",
+           {"1:23: constant 'kRows' = 512 hard-codes the visible shape value M; unseen shapes will "
+            "not match it (pass the size as a parameter)"}},
           {"axis-named small constant",
-           "const int K = 64; __global__ void k(float* x, int n) { if (n) x[0] = K; }"},
+           "const int K = 64; __global__ void k(float* x, int n) { if (n) x[0] = K; }",
+           {"1:15: constant 'K' = 64 hard-codes the visible shape value K; unseen shapes will not "
+            "match it (pass the size as a parameter)"}},
           {"macro",
-           "#define SIZE 1048576\n__global__ void k(float* x, int n) { if (n < SIZE) x[0] = 0; }"},
+           "#define SIZE 1048576\n__global__ void k(float* x, int n) { if (n < SIZE) x[0] = 0; }",
+           {"1:14: macro 'SIZE' = 1048576 hard-codes the visible shape value N; unseen shapes will "
+            "not match it (pass the size as a parameter)"}},
           {"product",
-           "__global__ void k(float* x, int n) { for (int i = 0; i < 524288; ++i) x[i] = n; }"},
+           "__global__ void k(float* x, int n) { for (int i = 0; i < 524288; ++i) x[i] = n; }",
+           {"1:58: literal 524288 in a comparison equals M*N of the visible shapes; unseen shapes "
+            "will not match it (derive it from a size parameter)"}},
           {"quotient",
-           "__global__ void k(float* x, int n) { for (int i = 0; i < 8192; ++i) x[i] = n; }"},
+           "__global__ void k(float* x, int n) { for (int i = 0; i < 8192; ++i) x[i] = n; }",
+           {"1:58: literal 8192 in a comparison equals K*M of the visible shapes; unseen shapes "
+            "will not match it (derive it from a size parameter)"}},
           {"kernel argument",
            "__global__ void k(float* x, int n) { if (threadIdx.x < n) x[threadIdx.x] = 0; }\n"
-           "void go(float* x) { k<<<(1048576 + 255) / 256, 256>>>(x, 1048576); }"},
+           "void go(float* x) { k<<<(1048576 + 255) / 256, 256>>>(x, 1048576); }",
+           {"2:26: literal 1048576 in index arithmetic equals the visible shape value N; unseen "
+            "shapes will not match it (derive it from a size parameter)",
+            "2:58: literal 1048576 as a kernel argument equals the visible shape value N; unseen "
+            "shapes will not match it (derive it from a size parameter)"}},
           {"local variable",
-           "void go(float* x); void h(float* x) { int n = 4096; (void)n; go(x); }"},
+           "void go(float* x); void h(float* x) { int n = 4096; (void)n; go(x); }",
+           {"1:47: variable 'n' = 4096 hard-codes the visible shape value N; unseen shapes will "
+            "not match it (pass the size as a parameter)"}},
       });
 }
 
@@ -98,21 +127,33 @@ TEST(ShapeBranch, MustWarn) {
       "kta-shape-branch",
       {
           {"early exit unless visible",
-           "__global__ void k(float* x, int n) { if (n != 4096) return; x[threadIdx.x] = 0; }"},
+           "__global__ void k(float* x, int n) { if (n != 4096) return; x[threadIdx.x] = 0; }",
+           {"1:38: early exit unless 'n' == 4096 holds: other sizes skip the work; keep a general "
+            "path for every size"}},
           {"work only for visible",
            "__global__ void k(float* x, int n) { int i = threadIdx.x; if (n == 4096) { if (i < n) "
-           "x[i] = 0; } }"},
+           "x[i] = 0; } }",
+           {"1:59: work happens only when 'n' == 4096: the branch has no else and nothing follows "
+            "it, so other sizes do nothing; add a general fallback"}},
           {"refuses larger",
-           "int go(float* x, long n) { if (n > 1048576) return 1; x[0] = 0; return 0; }"},
+           "int go(float* x, long n) { if (n > 1048576) return 1; x[0] = 0; return 0; }",
+           {"1:28: early exit unless 'n' <= 1048576 holds: other sizes skip the work; keep a "
+            "general path for every size"}},
           {"switch without default",
            "void go(float* x, int n) { switch (n) { case 4096: x[0] = 1; break; case 8192: x[0] = "
-           "2; break; } }"},
+           "2; break; } }",
+           {"1:28: switch on size 'n' handles only 4096, 8192 and has no default: other sizes are "
+            "not handled"}},
           {"launch abi param",
            "struct kta_param { const char* name; int is_float; long i; double f; };\n"
            "int go(const kta_param* p, float* x) { if (p[0].i != 4096) return 1; x[0] = 0; return "
-           "0; }"},
+           "0; }",
+           {"2:40: early exit unless 'i' == 4096 holds: other sizes skip the work; keep a general "
+            "path for every size"}},
           {"shifted literal",
-           "__global__ void k(float* x, int n) { if (n != (1 << 20)) return; x[0] = 0; }"},
+           "__global__ void k(float* x, int n) { if (n != (1 << 20)) return; x[0] = 0; }",
+           {"1:38: early exit unless 'n' == 1048576 holds: other sizes skip the work; keep a "
+            "general path for every size"}},
       });
 }
 
@@ -144,17 +185,34 @@ TEST(UnguardedIndex, MustWarn) {
       {
           {"no guard",
            "__global__ void k(const float* x, float* y, int n) { int i = blockIdx.x * blockDim.x + "
-           "threadIdx.x; y[i] = x[i] * n; }"},
+           "threadIdx.x; y[i] = x[i] * n; }",
+           {"1:101: 'y' is indexed by the thread index with no bounds check against a size "
+            "parameter; threads past the end of an unseen shape access out of bounds (guard with "
+            "`if (i < n)` or a grid-stride loop)",
+            "1:108: 'x' is indexed by the thread index with no bounds check against a size "
+            "parameter; threads past the end of an unseen shape access out of bounds (guard with "
+            "`if (i < n)` or a grid-stride loop)"}},
           {"literal guard",
-           "__global__ void k(float* y, int n) { int i = threadIdx.x; if (i < 4096) y[i] = n; }"},
+           "__global__ void k(float* y, int n) { int i = threadIdx.x; if (i < 4096) y[i] = n; }",
+           {"1:73: 'y' is indexed by the thread index with no bounds check against a size "
+            "parameter; threads past the end of an unseen shape access out of bounds (guard with "
+            "`if (i < n)` or a grid-stride loop)"}},
           {"guard after access",
            "__global__ void k(float* y, int n) { int i = threadIdx.x; y[i] = 0; if (i < n) y[i] = "
-           "1; }"},
+           "1; }",
+           {"1:59: 'y' is indexed by the thread index with no bounds check against a size "
+            "parameter; threads past the end of an unseen shape access out of bounds (guard with "
+            "`if (i < n)` or a grid-stride loop)"}},
           {"no size parameter",
-           "__global__ void k(float* y) { y[blockIdx.x * blockDim.x + threadIdx.x] = 0; }"},
+           "__global__ void k(float* y) { y[blockIdx.x * blockDim.x + threadIdx.x] = 0; }",
+           {"1:31: 'y' is indexed by the thread index and kernel 'k' takes no size parameter: the "
+            "extent is implied by the launch, so other shapes go out of bounds"}},
           {"derived pointer",
            "__global__ void k(float* y, int n) { float* row = y + blockIdx.x * n; row[threadIdx.x] "
-           "= 0; }"},
+           "= 0; }",
+           {"1:71: 'row' is indexed by the thread index with no bounds check against a size "
+            "parameter; threads past the end of an unseen shape access out of bounds (guard with "
+            "`if (i < n)` or a grid-stride loop)"}},
       });
 }
 
@@ -192,13 +250,23 @@ TEST(UnguardedIndex, MustNotWarn) {
 TEST(IgnoredSizeParam, MustWarn) {
   expect_warns("kta-ignored-size-param",
                {
-                   {"unused", "__global__ void k(float* y, int n) { y[threadIdx.x] = 0; }"},
+                   {"unused",
+                    "__global__ void k(float* y, int n) { y[threadIdx.x] = 0; }",
+                    {"1:33: size parameter 'n' of kernel 'k' is never read: the kernel cannot "
+                     "adapt to the size it is given"}},
                    {"void cast only",
-                    "__global__ void k(float* y, long n) { (void)n; y[threadIdx.x] = 0; }"},
-                   {"unnamed", "__global__ void k(float* y, int) { y[threadIdx.x] = 0; }"},
+                    "__global__ void k(float* y, long n) { (void)n; y[threadIdx.x] = 0; }",
+                    {"1:34: size parameter 'n' of kernel 'k' is never read: the kernel cannot "
+                     "adapt to the size it is given"}},
+                   {"unnamed",
+                    "__global__ void k(float* y, int) { y[threadIdx.x] = 0; }",
+                    {"1:32: size parameter #2 of kernel 'k' is never read: the kernel cannot adapt "
+                     "to the size it is given"}},
                    {"second of two",
                     "__global__ void k(float* y, int rows, int cols) { if (threadIdx.x < rows) "
-                    "y[threadIdx.x] = 0; }"},
+                    "y[threadIdx.x] = 0; }",
+                    {"1:43: size parameter 'cols' of kernel 'k' is never read: the kernel cannot "
+                     "adapt to the size it is given"}},
                });
 }
 
@@ -228,17 +296,32 @@ TEST(FixedLaunchGeometry, MustWarn) {
   expect_warns(
       "kta-fixed-launch-geometry",
       {
-          {"literal grid", (k + "void go(float* x, int n) { k<<<16, 256>>>(x, n); }").c_str()},
+          {"literal grid",
+           (k + "void go(float* x, int n) { k<<<16, 256>>>(x, n); }"),
+           {"2:32: launch grid of 16 blocks does not depend on any size: the launch covers 16 x "
+            "256 threads whatever the shape; derive the grid from the size (e.g. ceil_div(n, "
+            "block))"}},
           {"computed from literals",
-           (k + "void go(float* x, int n) { k<<<4096 / 256, 256>>>(x, n); }").c_str()},
+           (k + "void go(float* x, int n) { k<<<4096 / 256, 256>>>(x, n); }"),
+           {"2:32: launch grid of 16 blocks does not depend on any size: the launch covers 16 x "
+            "256 threads whatever the shape; derive the grid from the size (e.g. ceil_div(n, "
+            "block))"}},
           {"dim3 local",
-           (k + "void go(float* x, int n) { dim3 grid(64, 4); k<<<grid, dim3(256)>>>(x, n); }")
-               .c_str()},
-          {"hipLaunchKernelGGL", (k + "void go(float* x, int n, hipStream_t s) { "
-                                      "hipLaunchKernelGGL(k, dim3(16), dim3(256), 0, s, x, n); }")
-                                     .c_str()},
+           (k + "void go(float* x, int n) { dim3 grid(64, 4); k<<<grid, dim3(256)>>>(x, n); }"),
+           {"2:50: launch grid of 256 blocks does not depend on any size: the launch covers 256 x "
+            "256 threads whatever the shape; derive the grid from the size (e.g. ceil_div(n, "
+            "block))"}},
+          {"hipLaunchKernelGGL",
+           (k + "void go(float* x, int n, hipStream_t s) { "
+                "hipLaunchKernelGGL(k, dim3(16), dim3(256), 0, s, x, n); }"),
+           {"2:43: launch grid of 16 blocks does not depend on any size: the launch covers 16 x "
+            "256 threads whatever the shape; derive the grid from the size (e.g. ceil_div(n, "
+            "block))"}},
           {"looping kernel sized to visible",
-           (g + "void go(float* x, int n) { g<<<16, 256>>>(x, n); }").c_str()},
+           (g + "void go(float* x, int n) { g<<<16, 256>>>(x, n); }"),
+           {"2:32: launch grid of 16 blocks does not depend on any size: the launch covers 16 x "
+            "256 threads whatever the shape, sized to the visible shape; derive the grid from the "
+            "size (e.g. ceil_div(n, block))"}},
       });
 }
 
@@ -247,19 +330,14 @@ TEST(FixedLaunchGeometry, MustNotWarn) {
   expect_silent(
       "kta-fixed-launch-geometry",
       {
-          {"grid from n",
-           (k + "void go(float* x, int n) { k<<<(n + 255) / 256, 256>>>(x, n); }").c_str()},
-          {"grid variable from n",
-           (k +
-            "void go(float* x, int n) { int blocks = (n + 255) / 256; k<<<blocks, 256>>>(x, n); }")
-               .c_str()},
-          {"single block", (k + "void go(float* x, int n) { k<<<1, 256>>>(x, n); }").c_str()},
-          {"persistent grid-stride",
-           (g + "void go(float* x, int n) { g<<<120, 256>>>(x, n); }").c_str()},
+          {"grid from n", (k + "void go(float* x, int n) { k<<<(n + 255) / 256, 256>>>(x, n); }")},
+          {"grid variable from n", (k + "void go(float* x, int n) { int blocks = (n + 255) / 256; "
+                                        "k<<<blocks, 256>>>(x, n); }")},
+          {"single block", (k + "void go(float* x, int n) { k<<<1, 256>>>(x, n); }")},
+          {"persistent grid-stride", (g + "void go(float* x, int n) { g<<<120, 256>>>(x, n); }")},
           {"grid from device",
            (k + "void go(float* x, int n) { hipDeviceProp_t p; hipGetDeviceProperties(&p, 0); "
-                "k<<<p.multiProcessorCount * 4, 256>>>(x, n); }")
-               .c_str()},
+                "k<<<p.multiProcessorCount * 4, 256>>>(x, n); }")},
       });
 }
 
@@ -269,13 +347,25 @@ TEST(UncheckedVectorTail, MustWarn) {
                    {"float4 no tail",
                     "__global__ void k(const float* x, float* y, int n) { int i = threadIdx.x; if "
                     "(i < n / 4) "
-                    "reinterpret_cast<float4*>(y)[i] = reinterpret_cast<const float4*>(x)[i]; }"},
+                    "reinterpret_cast<float4*>(y)[i] = reinterpret_cast<const float4*>(x)[i]; }",
+                    {"1:90: vector access as float4 with no tail handling: when the size is not a "
+                     "multiple of 4 the last elements are skipped or read out of bounds (handle `n "
+                     "% 4` with a scalar loop)",
+                     "1:124: vector access as float4 with no tail handling: when the size is not a "
+                     "multiple of 4 the last elements are skipped or read out of bounds (handle `n "
+                     "% 4` with a scalar loop)"}},
                    {"c-style cast",
                     "__global__ void k(float* y, int n) { int i = threadIdx.x; if (i < n / 2) "
-                    "((float2*)y)[i] = make_float2(0, 0); }"},
+                    "((float2*)y)[i] = make_float2(0, 0); }",
+                    {"1:75: vector access as float2 with no tail handling: when the size is not a "
+                     "multiple of 2 the last elements are skipped or read out of bounds (handle `n "
+                     "% 2` with a scalar loop)"}},
                    {"half2",
                     "__global__ void k(__half* y, int n) { int i = threadIdx.x; if (i < n / 2) { "
-                    "__half2 v = ((__half2*)y)[i]; ((__half2*)y)[i] = v; } }"},
+                    "__half2 v = ((__half2*)y)[i]; ((__half2*)y)[i] = v; } }",
+                    {"1:90: vector access as __half2 with no tail handling: when the size is not a "
+                     "multiple of 2 the last elements are skipped or read out of bounds (handle `n "
+                     "% 2` with a scalar loop)"}},
                });
 }
 
@@ -307,27 +397,40 @@ TEST(HardcodedWarpSize, MustWarn) {
       {
           {"lane modulo",
            "__global__ void k(int* y, int n) { int lane = threadIdx.x % 32; if (lane < n) y[lane] "
-           "= 0; }"},
+           "= 0; }",
+           {"1:59: lane/warp index computed with '% 32': assumes a warp of 32 threads (use "
+            "warpSize; AMD wavefronts are 64 wide, NVIDIA warps 32)"}},
           {"warp divide",
-           "__global__ void k(int* y, int n) { int w = threadIdx.x / 64; if (w < n) y[w] = 0; }"},
+           "__global__ void k(int* y, int n) { int w = threadIdx.x / 64; if (w < n) y[w] = 0; }",
+           {"1:56: lane/warp index computed with '/ 64': assumes a warp of 64 threads (use "
+            "warpSize; AMD wavefronts are 64 wide, NVIDIA warps 32)"}},
           {"lane mask",
            "__global__ void k(int* y, int n) { int t = threadIdx.x; int lane = t & 31; if (lane < "
-           "n) y[lane] = 0; }"},
+           "n) y[lane] = 0; }",
+           {"1:70: lane/warp index computed with '& 31': assumes a warp of 32 threads (use "
+            "warpSize; AMD wavefronts are 64 wide, NVIDIA warps 32)"}},
           {"warp shift",
-           "__global__ void k(int* y, int n) { int w = threadIdx.x >> 5; if (w < n) y[w] = 0; }"},
+           "__global__ void k(int* y, int n) { int w = threadIdx.x >> 5; if (w < n) y[w] = 0; }",
+           {"1:56: lane/warp index computed with '>> 5': assumes a warp of 32 threads (use "
+            "warpSize; AMD wavefronts are 64 wide, NVIDIA warps 32)"}},
           {"shuffle width",
            "__global__ void k(float* y, int n) { float v = __shfl_xor(1.0f, 1, 32); if "
-           "(threadIdx.x < n) y[threadIdx.x] = v; }"},
+           "(threadIdx.x < n) y[threadIdx.x] = v; }",
+           {"1:68: shuffle width 32 is a hard-coded warp size (use warpSize)"}},
           {"half-warp loop start",
            "__global__ void k(float* y, int n) { float v = 1; for (int o = 16; o > 0; o /= 2) v += "
            "__shfl_down(v, o); "
-           "if (threadIdx.x < n) y[threadIdx.x] = v; }"},
+           "if (threadIdx.x < n) y[threadIdx.x] = v; }",
+           {"1:64: shuffle reduction loop starts or stops at 16: it assumes a warp of 32 threads "
+            "(loop from warpSize / 2)"}},
           {"named constant",
            "constexpr int kWarpSize = 64; __global__ void k(float* y, int n) { if (threadIdx.x < "
-           "n) y[threadIdx.x] = kWarpSize; }"},
+           "n) y[threadIdx.x] = kWarpSize; }",
+           {"1:27: 'kWarpSize' = 64 hard-codes the warp size (use warpSize)"}},
           {"macro",
            "#define WARP 32\n__global__ void k(float* y, int n) { if (threadIdx.x < n) "
-           "y[threadIdx.x] = WARP; }"},
+           "y[threadIdx.x] = WARP; }",
+           {"1:14: macro 'WARP' = 32 hard-codes the warp size (use warpSize)"}},
       });
 }
 

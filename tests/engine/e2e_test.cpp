@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "engine/results/store.h"
+#include "tests/support/golden.h"
 #include "tests/support/kta_cli.h"
 
 namespace {
@@ -193,10 +194,7 @@ TEST_F(E2E, GoldenResultsJsonWithTimingsMasked) {
   ASSERT_FALSE(printed.is_discarded()) << r.out;
   json file = json::parse(slurp(out / "results.json"));
   EXPECT_EQ(masked(printed), masked(file));
-  fs::path golden = kCases / "golden" / "saxpy.expected.json";
-  std::string text = masked(file).dump(2) + "\n";
-  if (std::getenv("KTA_UPDATE_GOLDEN")) std::ofstream(golden) << text;
-  EXPECT_EQ(text, slurp(golden)) << "regenerate with KTA_UPDATE_GOLDEN=1 if the change is intended";
+  kta::test::expect_golden(kCases / "golden" / "saxpy.expected.json", masked(file).dump(2) + "\n");
 }
 
 TEST_F(E2E, InputsAreDeterministicAcrossRuns) {

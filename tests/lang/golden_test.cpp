@@ -1,10 +1,9 @@
 // Golden diagnostics: each tests/lang/diagnostics/NAME.kta is checked and the whole printed output
 // (location, message, source line, caret) must equal NAME.expected.
-// Regenerate: KTA_REGENERATE_GOLDEN=1 ctest -R lang.golden, then review the diff.
-#include <gtest/gtest.h>
+// Regenerate: KTA_UPDATE_GOLDEN=1 ctest -R lang.golden, then review the diff.
+#include "tests/support/golden.h"
 
-#include <fstream>
-#include <sstream>
+#include <gtest/gtest.h>
 
 #include "lang/load.h"
 
@@ -22,13 +21,6 @@ std::vector<std::string> cases() {
   return out;
 }
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 class Golden : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Golden, MatchesExpectedOutput) {
@@ -42,10 +34,7 @@ TEST_P(Golden, MatchesExpectedOutput) {
   std::string got = diags.str();
   EXPECT_GT(diags.error_count() + diags.warning_count(), 0u)
       << "a golden case must report a mistake";
-  fs::path expected = GetParam() + ".expected";
-  if (std::getenv("KTA_REGENERATE_GOLDEN")) std::ofstream(expected, std::ios::binary) << got;
-  ASSERT_TRUE(fs::exists(expected)) << "missing " << expected;
-  EXPECT_EQ(read(expected), got);
+  kta::test::expect_golden(GetParam() + ".expected", got);
 }
 
 INSTANTIATE_TEST_SUITE_P(lang, Golden, ::testing::ValuesIn(cases()),

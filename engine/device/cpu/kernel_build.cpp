@@ -15,6 +15,7 @@
 #include "engine/device/cpu/hip_rewrite.h"
 #include "engine/ipc/command.h"
 #include "engine/runtime/kta/cpu_runtime.h"
+#include "lang/hash.h"
 
 #ifndef KTA_CPU_RUNTIME_LIB
 #define KTA_CPU_RUNTIME_LIB "libkta_cpu_runtime.so"
@@ -329,18 +330,7 @@ void compile_into_cache(const CompileRequest& req, const DeviceOptions& opts, co
 
 }  // namespace
 
-std::string content_hash(const std::string& data) {
-  uint64_t a = 1469598103934665603ull, b = 0x84222325cbf29ce4ull;
-  for (unsigned char c : data) {
-    a = (a ^ c) * 1099511628211ull;
-    b = (b ^ c) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
-    b ^= b >> 29;
-  }
-  char out[33];
-  std::snprintf(out, sizeof(out), "%016llx%016llx", static_cast<unsigned long long>(a),
-                static_cast<unsigned long long>(b));
-  return out;
-}
+std::string content_hash(const std::string& data) { return lang::ContentHasher().add(data).hex(); }
 
 std::string runtime_library_path() { return env_or("KTA_CPU_RUNTIME_LIB", KTA_CPU_RUNTIME_LIB); }
 std::string runtime_include_dir() {

@@ -11,6 +11,7 @@
 #include "engine/device/hip/rtc/code_cache.h"
 #include "engine/ipc/child_status.h"
 #include "engine/ipc/command.h"
+#include "lang/hash.h"
 
 namespace kta::engine::hip {
 namespace fs = std::filesystem;
@@ -123,7 +124,7 @@ LauncherBuild build_launcher(const CompileRequest& req, const std::string& arch,
   const std::vector<std::string> flags = launcher_flags(req, arch);
   std::string key_text = "kta-hip-launcher 2\n" + compiler + "\n" + req.entry + "\n";
   for (const std::string& a : flags) key_text += a + "\n";
-  const std::string key = content_hash(key_text + text);
+  const std::string key = lang::ContentHasher().add(key_text + text).hex();
   const fs::path cache = kernel_cache_dir(options.cache_dir);
   out.library = cache / (key + ".so");
   std::error_code ec;

@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -27,19 +26,6 @@ void write_field(std::ostream& out, const char* name, const std::string& v) {
 }
 
 }  // namespace
-
-std::string content_hash(const std::string& text) {
-  // Two independent 64-bit FNV-1a lanes (different offsets) make accidental collisions moot.
-  uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull;
-  for (unsigned char c : text) {
-    a = (a ^ c) * 0x100000001b3ull;
-    b = (b ^ (c + 0x5bu)) * 0x100000001b3ull;
-  }
-  char buf[33];
-  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(a),
-                static_cast<unsigned long long>(b));
-  return buf;
-}
 
 fs::path kernel_cache_dir(const fs::path& dir) {
   if (!dir.empty()) return dir / "hip";

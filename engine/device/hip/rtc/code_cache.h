@@ -1,6 +1,7 @@
-// kta's on-disk cache of compiled kernels, keyed by a hash of everything that determines the
-// code (source text, options, architecture, compiler and runtime versions). Entries are written
-// to a temporary file and renamed, so concurrent workers never read a torn entry.
+// kta's on-disk cache of compiled kernels, keyed by a hash (lang::ContentHasher) of everything
+// that determines the code (source text, options, architecture, compiler and runtime versions).
+// Entries are written to a temporary file and renamed, so concurrent workers never read a torn
+// entry.
 #pragma once
 
 #include <filesystem>
@@ -15,9 +16,6 @@ struct CachedCode {
   std::string log;           // compiler output of the compile that produced it (warnings)
   std::string code;
 };
-
-// 128-bit FNV-1a of `text`, as 32 hex digits.
-std::string content_hash(const std::string& text);
 
 // The cache folder for kernels: `dir` when set, else $KTA_CACHE_DIR, $XDG_CACHE_HOME/kta,
 // ~/.cache/kta, each with "/hip" appended.

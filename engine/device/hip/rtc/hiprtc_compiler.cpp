@@ -19,6 +19,7 @@
 #include "engine/device/hip/rtc/code_cache.h"
 #include "engine/device/hip/rtc/hiprtc_prelude.h"
 #include "engine/device/hip/rtc/kernel_signature.h"
+#include "lang/hash.h"
 
 namespace kta::engine::hip {
 namespace fs = std::filesystem;
@@ -263,7 +264,7 @@ RtcOutput rtc_compile(const RtcRequest& req) {
   std::string key_text = "kta-hiprtc\n" + std::to_string(kPreludeVersion) + "\n" + rtc_version() +
                          "\n" + req.arch + "\n" + req.entry + "\n";
   for (const std::string& o : options) key_text += o + "\n";
-  const std::string key = content_hash(key_text + tu);
+  const std::string key = lang::ContentHasher().add(key_text + tu).hex();
   const fs::path dir = kernel_cache_dir(req.cache_dir);
   if (req.use_cache) {
     if (auto hit = cache_load(dir, key)) {
