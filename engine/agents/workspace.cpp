@@ -6,8 +6,8 @@
 #include <fstream>
 #include <set>
 
-#include "engine/plan/hash.h"
 #include "lang/format.h"
+#include "lang/hash.h"
 #include "lang/parse.h"
 #include "lang/source_manager.h"
 
@@ -149,7 +149,7 @@ Snapshot snapshot(const fs::path& root) {
       continue;
     }
     if (!it->is_regular_file(ec) || it->is_symlink(ec)) continue;
-    s[rel.generic_string()] = FileState{it->file_size(ec), hash_file(it->path())};
+    s[rel.generic_string()] = FileState{it->file_size(ec), lang::hash_file(it->path())};
   }
   return s;
 }
@@ -164,7 +164,7 @@ Snapshot outside_snapshot(const fs::path& run_dir, const fs::path& workspace) {
       // The results store changes under the run as it goes.
       if (!e.is_regular_file(ec) || name.starts_with("results.")) continue;
       s[e.path().lexically_relative(run).generic_string()] =
-          FileState{e.file_size(ec), hash_file(e.path())};
+          FileState{e.file_size(ec), lang::hash_file(e.path())};
     }
     if (d == run || d == d.parent_path() || d.string().size() <= run.string().size()) break;
   }
@@ -178,7 +178,7 @@ WorkspaceChanges compare_snapshots(const Snapshot& before, const Snapshot& after
     auto b = before.find(name), a = after.find(name);
     bool changed = a == after.end() || b == before.end() || !(a->second == b->second);
     if (changed) c.editable_changed.push_back(name);
-    if (a == after.end() || a->second.hash != hash_file(base)) c.unchanged = false;
+    if (a == after.end() || a->second.hash != lang::hash_file(base)) c.unchanged = false;
   }
   auto readonly = [](const std::string& p) { return p.starts_with(std::string(kTaskDir) + "/"); };
   for (const auto& [path, state] : before) {

@@ -9,8 +9,8 @@
 #include <thread>
 
 #include "engine/check/poison.h"
-#include "engine/plan/hash.h"
 #include "engine/plan/plan.h"
+#include "lang/hash.h"
 
 namespace kta::engine {
 
@@ -22,7 +22,7 @@ constexpr char kMagic[8] = {'k', 't', 'a', 'r', 'e', 'f', '1', '\n'};
 
 std::string ReferenceCache::key(const model::Task& task, const model::ShapePoint& point,
                                 uint64_t seed, const std::string& device_kind) {
-  ContentHasher h;
+  lang::ContentHasher h;
   h.field("task-hash", task.content_hash).field("task", task.name);
   h.field("reference", task.reference.file.filename().string() + ":" + task.reference.symbol);
   h.field("point", format_point(point)).add(static_cast<int64_t>(seed));

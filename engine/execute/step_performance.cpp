@@ -17,8 +17,8 @@
 #include "engine/measure/batch_size.h"
 #include "engine/measure/bootstrap.h"
 #include "engine/measure/protocol.h"
-#include "engine/plan/hash.h"
 #include "lang/eval.h"
+#include "lang/hash.h"
 
 namespace kta::engine {
 
@@ -273,7 +273,7 @@ StepResult JobRunner::performance(bool heldout) {
 void JobRunner::speedup_verdict(const std::vector<double>& ratios, bool heldout, StepResult& r,
                                 PerformanceReport& report) const {
   const auto& task = job_.task;
-  std::string h = ContentHasher().field("ci", job_.id()).hex();
+  std::string h = lang::ContentHasher().field("ci", job_.id()).hex();
   Interval ci = geomean_ci(ratios, std::stoull(h.substr(0, 16), nullptr, 16));
   report.speedup = SpeedupEstimate{ci.estimate, ci.lo, ci.hi};
   report.shapes = static_cast<int>(ratios.size());
