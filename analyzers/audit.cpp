@@ -53,13 +53,6 @@ std::vector<std::string> check_names() {
   return names;
 }
 
-// Test hook: KTA_AUDIT_TEST_CRASH=<file name> makes the child auditing that file crash, so
-// tests can prove one crash loses no other file's results.
-void maybe_crash_for_test(const fs::path& file) {
-  const char* name = std::getenv("KTA_AUDIT_TEST_CRASH");
-  if (name && file.filename() == name) ::raise(SIGSEGV);
-}
-
 // One file's audit, running in a forked child.
 struct Child {
   engine::ipc::ChildProcess process;
@@ -82,7 +75,7 @@ std::string describe_status(int status, bool timed_out) {
 // The child's side: audits `file` and writes the result as JSON to `out_fd`.
 int audit_in_child(const fs::path& file, const ShapeSet& shapes, const AuditOptions& options,
                    int out_fd) {
-  maybe_crash_for_test(file);
+  if (options.before_file) options.before_file(file);
   std::string out = to_json(audit_one_file(file, shapes, options.include_dirs)).dump();
   for (size_t at = 0; at < out.size();) {
     ssize_t n = ::write(out_fd, out.data() + at, out.size() - at);

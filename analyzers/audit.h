@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -35,6 +36,9 @@ struct AuditOptions {
   unsigned jobs = 0;
   // Extra include folders for the parsed files.
   std::vector<std::filesystem::path> include_dirs;
+  // Called in the isolated child before it audits a file (tests: a crash there must lose no
+  // other file's results).
+  std::function<void(const std::filesystem::path&)> before_file;
 };
 
 // The result for one file. `failure` is set when the file could not be audited at all

@@ -14,12 +14,11 @@ namespace kta::lang {
 class ModuleCache;  // lang/module.h
 
 struct LoadOptions {
-  // Extra module folders, searched after the importing file's folder and before KTA_PATH.
+  // Module folders, searched after the importing file's folder and before the stdlib (the CLI
+  // passes Settings::module_path, from $KTA_PATH).
   std::vector<std::filesystem::path> search_path;
   size_t max_grid_points = 10000;
-  // When false, KTA_PATH and KTA_STDLIB are not read from the environment (tests).
-  bool use_environment = true;
-  // The built-in stdlib folder; empty: KTA_STDLIB, else the compiled-in KTA_STDLIB_DIR.
+  // The stdlib folder; empty: the one kta was built with (default_stdlib_dir()).
   std::filesystem::path stdlib_dir;
   // Parsed imported modules kept across load_file calls (not owned; null: none). Imports found
   // there with the same absolute path, size and modification time are not read or parsed again;

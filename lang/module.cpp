@@ -1,8 +1,6 @@
-// Module loading and import resolution: importing file's folder, LoadOptions::search_path,
-// KTA_PATH, then the built-in stdlib (KTA_STDLIB or the compiled-in KTA_STDLIB_DIR).
+// Module loading and import resolution: importing file's folder, LoadOptions::search_path, then
+// the stdlib (LoadOptions::stdlib_dir or the compiled-in KTA_STDLIB_DIR).
 #include "lang/module.h"
-
-#include <cstdlib>
 
 #include "lang/parse.h"
 
@@ -14,10 +12,7 @@ namespace kta::lang {
 
 namespace fs = std::filesystem;
 
-fs::path stdlib_dir() {
-  if (const char* env = std::getenv("KTA_STDLIB"); env && *env) return env;
-  return KTA_STDLIB_DIR;
-}
+fs::path default_stdlib_dir() { return KTA_STDLIB_DIR; }
 
 ModuleLoader::ModuleLoader(DiagnosticEngine& diags, const LoadOptions& options)
     : diags_(diags), options_(options) {
@@ -28,21 +23,7 @@ ModuleLoader::ModuleLoader(DiagnosticEngine& diags, const LoadOptions& options)
 
 std::vector<fs::path> ModuleLoader::compute_search_folders() const {
   std::vector<fs::path> out = options_.search_path;
-  if (options_.use_environment) {
-    if (const char* env = std::getenv("KTA_PATH")) {
-      std::string_view rest = env;
-      while (!rest.empty()) {
-        size_t colon = rest.find(':');
-        std::string_view part = rest.substr(0, colon);
-        if (!part.empty()) out.emplace_back(std::string(part));
-        if (colon == std::string_view::npos) break;
-        rest.remove_prefix(colon + 1);
-      }
-    }
-  }
-  fs::path stdlib = options_.stdlib_dir;
-  if (stdlib.empty()) stdlib = options_.use_environment ? stdlib_dir() : fs::path(KTA_STDLIB_DIR);
-  out.push_back(stdlib);
+  out.push_back(options_.stdlib_dir.empty() ? default_stdlib_dir() : options_.stdlib_dir);
   return out;
 }
 

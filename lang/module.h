@@ -15,8 +15,8 @@
 
 namespace kta::lang {
 
-// The built-in stdlib folder: $KTA_STDLIB when set, else the one compiled in.
-std::filesystem::path stdlib_dir();
+// The stdlib folder kta was built with (Settings::stdlib_dir, from $KTA_STDLIB, overrides it).
+std::filesystem::path default_stdlib_dir();
 
 struct Module {
   std::string name;  // module path (std.inputs), or the file name for a file loaded directly

@@ -32,8 +32,9 @@ bool write_text(const fs::path& p, const std::string& text) {
 }
 
 // The agent's environment: ours without kta's own settings (the cache folder among them).
-std::map<std::string, std::string> agent_environment(const CommandLine& cl) {
-  auto env = current_environment();
+std::map<std::string, std::string> agent_environment(const AgentRunOptions& o,
+                                                     const CommandLine& cl) {
+  auto env = o.environment;
   std::erase_if(env, [](const auto& kv) { return kv.first.starts_with("KTA_"); });
   for (const auto& [k, v] : cl.env) env[k] = v;
   return env;
@@ -46,7 +47,7 @@ std::optional<std::string> choose_sandbox(const AgentRunOptions& o, AgentRun& ru
     return std::nullopt;
   }
   std::string why;
-  run.sandboxed = bwrap_usable(&why);
+  run.sandboxed = bwrap_usable(&why, o.environment);
   if (!run.sandboxed) {
     run.sandbox_note = why;
     if (o.sandbox == "on") return "the plan requires a sandbox but " + why;
@@ -112,7 +113,7 @@ AgentRun run_command_agent(const TaskJob& job, const fs::path& workspace,
     return run;
   }
   std::string why;
-  auto prompt = build_prompt(job, o.device, prompts_dir(), &why);
+  auto prompt = build_prompt(job, o.device, prompts_dir(o.prompts_dir, o.stdlib_dir), &why);
   if (!prompt) {
     run.error = "cannot build the prompt: " + why;
     return run;
@@ -140,12 +141,12 @@ AgentRun run_command_agent(const TaskJob& job, const fs::path& workspace,
   if (run.sandboxed) {
     SandboxSpec s{workspace,
                   {o.run_dir, o.cache_dir, job.task.dir},
-                  agent_home_paths(),
-                  agent_readable_paths(cl->argv),
+                  agent_home_paths(o.home),
+                  agent_readable_paths(cl->argv, o.stdlib_dir),
                   o.network};
     p.argv = bwrap_argv(s, cl->argv);
   }
-  p.env = agent_environment(*cl);
+  p.env = agent_environment(o, *cl);
   p.cwd = workspace;
   p.log = o.run_dir / run.log;
   p.timeout = std::chrono::nanoseconds(job.agent.decl.timeout_ns);

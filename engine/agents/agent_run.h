@@ -23,8 +23,12 @@ struct AgentRunOptions {
   std::string device = "cpu";
   std::string sandbox = "auto";  // auto | on | off
   bool network = true;
-  // Replaces the declaration's grace period ($KTA_AGENT_GRACE, seconds; for tests).
+  // Replaces the declaration's grace period (Settings::agent_grace_s; for tests).
   std::optional<std::chrono::nanoseconds> grace;
+  // What the agent inherits (less kta's own KTA_* settings), where prompt templates and the
+  // stdlib are, and the home folder whose CLI login state stays writable in the sandbox.
+  std::map<std::string, std::string> environment;
+  std::filesystem::path prompts_dir, stdlib_dir, home;
 };
 
 struct AgentRun {

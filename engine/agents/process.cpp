@@ -51,15 +51,6 @@ std::string ProcessResult::status() const {
   return fmt::format("exit {}", exit_code.value_or(-1));
 }
 
-std::map<std::string, std::string> current_environment() {
-  std::map<std::string, std::string> env;
-  for (const std::string& kv : ipc::current_environment()) {
-    auto eq = kv.find('=');
-    if (eq != std::string::npos) env[kv.substr(0, eq)] = kv.substr(eq + 1);
-  }
-  return env;
-}
-
 ProcessResult run_process(const ProcessSpec& spec) {
   ProcessResult r;
   if (spec.argv.empty()) {

@@ -37,7 +37,4 @@ struct ProcessResult {
 
 ProcessResult run_process(const ProcessSpec& spec);
 
-// The current environment as a map (a starting point for ProcessSpec::env).
-std::map<std::string, std::string> current_environment();
-
 }  // namespace kta::engine

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -139,9 +138,9 @@ std::string device_text(const std::string& device) {
 
 }  // namespace
 
-fs::path prompts_dir() {
-  if (const char* d = std::getenv("KTA_PROMPTS_DIR"); d && *d) return d;
-  return lang::stdlib_dir() / "prompts";
+fs::path prompts_dir(const fs::path& configured, const fs::path& stdlib) {
+  if (!configured.empty()) return configured;
+  return (stdlib.empty() ? lang::default_stdlib_dir() : stdlib) / "prompts";
 }
 
 std::string arch_cheatsheet(const std::string& device) {

@@ -13,8 +13,10 @@
 
 namespace kta::engine {
 
-// $KTA_PROMPTS_DIR, else the stdlib's prompts/ ($KTA_STDLIB or the compiled-in stdlib).
-std::filesystem::path prompts_dir();
+// Where the prompt templates are: `configured` (Settings::prompts_dir) when set, else the
+// prompts/ of `stdlib` (Settings::stdlib_dir), else of the stdlib kta was built with.
+std::filesystem::path prompts_dir(const std::filesystem::path& configured = {},
+                                  const std::filesystem::path& stdlib = {});
 
 // Which cheatsheets a job gets: "amd-cdna3" or "nvidia-hopper", "hip" or "triton".
 std::string arch_cheatsheet(const std::string& device);

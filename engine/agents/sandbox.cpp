@@ -58,7 +58,7 @@ std::vector<std::string> bwrap_argv(const SandboxSpec& spec, const std::vector<s
   return a;
 }
 
-bool bwrap_usable(std::string* why) {
+bool bwrap_usable(std::string* why, const std::map<std::string, std::string>& environment) {
   char tmpl[] = "/tmp/kta-bwrap-probe-XXXXXX";
   if (!mkdtemp(tmpl)) {
     if (why) *why = "cannot make a probe folder";
@@ -69,7 +69,7 @@ bool bwrap_usable(std::string* why) {
   s.network = false;
   ProcessSpec p;
   p.argv = bwrap_argv(s, {"true"});
-  p.env = current_environment();
+  p.env = environment;
   p.log = fs::path(tmpl) / "probe.log";
   p.timeout = std::chrono::seconds(10);
   p.grace = std::chrono::seconds(1);
@@ -92,12 +92,13 @@ bool bwrap_usable(std::string* why) {
   return ok;
 }
 
-std::vector<fs::path> agent_readable_paths(const std::vector<std::string>& argv) {
+std::vector<fs::path> agent_readable_paths(const std::vector<std::string>& argv,
+                                           const fs::path& stdlib_dir) {
   std::vector<fs::path> paths;
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) paths.push_back(self.parent_path());
-  fs::path stdlib = fs::absolute(lang::stdlib_dir(), ec);
+  fs::path stdlib = fs::absolute(stdlib_dir.empty() ? lang::default_stdlib_dir() : stdlib_dir, ec);
   if (!ec) paths.push_back(stdlib.parent_path());
   for (const auto& arg : argv) {
     fs::path p = arg;
@@ -106,10 +107,8 @@ std::vector<fs::path> agent_readable_paths(const std::vector<std::string>& argv)
   return paths;
 }
 
-std::vector<fs::path> agent_home_paths() {
-  const char* home = std::getenv("HOME");
-  if (!home || !*home) return {};
-  fs::path h = home;
+std::vector<fs::path> agent_home_paths(const fs::path& h) {
+  if (h.empty()) return {};
   return {h / ".claude", h / ".claude.json", h / ".codex", h / ".cursor", h / ".config" / "cursor"};
 }
 

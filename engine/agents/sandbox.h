@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,15 +24,17 @@ struct SandboxSpec {
 std::vector<std::string> bwrap_argv(const SandboxSpec& spec, const std::vector<std::string>& inner,
                                     const std::string& bwrap = "bwrap");
 
-// Whether bwrap is installed and can build the namespaces kta uses here; *why says why not.
-bool bwrap_usable(std::string* why);
+// Whether bwrap is installed and can build the namespaces kta uses here (run with `environment`,
+// which gives its PATH); *why says why not.
+bool bwrap_usable(std::string* why, const std::map<std::string, std::string>& environment);
 
-// Login and settings folders of the supported CLIs under $HOME, kept writable in the sandbox.
-std::vector<std::filesystem::path> agent_home_paths();
+// Login and settings folders of the supported CLIs under `home`, kept writable in the sandbox.
+std::vector<std::filesystem::path> agent_home_paths(const std::filesystem::path& home);
 
 // What an agent needs to read besides the workspace: the folder of the running kta binary (its
 // worker and runtime libraries), kta's source or install root (stdlib, runtime headers), and
 // every absolute path the command line names.
-std::vector<std::filesystem::path> agent_readable_paths(const std::vector<std::string>& argv);
+std::vector<std::filesystem::path> agent_readable_paths(const std::vector<std::string>& argv,
+                                                        const std::filesystem::path& stdlib_dir);
 
 }  // namespace kta::engine

@@ -34,7 +34,8 @@ std::string first_line(const fs::path& p) {
   return "";
 }
 
-AgentStatus check_agent(const model::AgentUse& agent, double timeout_s) {
+AgentStatus check_agent(const model::AgentUse& agent, double timeout_s,
+                        const engine::Environment& environment) {
   AgentStatus s;
   s.name = engine::agent_label(agent);
   if (engine::agent_kind(agent) != engine::AgentKind::command) {
@@ -63,7 +64,7 @@ AgentStatus check_agent(const model::AgentUse& agent, double timeout_s) {
   }
   engine::ProcessSpec p;
   p.argv = *argv;
-  p.env = engine::current_environment();
+  p.env = environment;
   p.cwd = tmpl;
   p.log = fs::path(tmpl) / "out.log";
   p.timeout = std::chrono::nanoseconds(static_cast<int64_t>(timeout_s * 1e9));
@@ -85,11 +86,11 @@ AgentStatus check_agent(const model::AgentUse& agent, double timeout_s) {
   return s;
 }
 
-int run_agents_check(const std::string& file, double timeout_s) {
+int run_agents_check(const std::string& file, double timeout_s, const CliState& state) {
   lang::SourceManager sources;
   lang::DiagnosticEngine diags(sources);
-  auto loaded = lang::load_file(file, diags);
-  diags.print(std::cerr, isatty(2) != 0);
+  auto loaded = lang::load_file(file, diags, state.load_options());
+  diags.print(std::cerr, state.color_stderr());
   if (!loaded) return 2;
   if (loaded->plans.empty()) {
     std::cerr << "kta agents check: " << file << " holds no plan\n";
@@ -101,7 +102,7 @@ int run_agents_check(const std::string& file, double timeout_s) {
     std::vector<model::AgentUse> agents = plan.agents;
     if (agents.empty()) agents.push_back(engine::baseline_agent());
     for (const auto& a : agents) {
-      AgentStatus s = check_agent(a, timeout_s);
+      AgentStatus s = check_agent(a, timeout_s, state.settings.environment);
       all = all && s.found;
       rows.push_back({s.name, s.command.empty() ? "-" : s.command, s.status,
                       s.version.empty() ? "-" : s.version});
@@ -124,7 +125,7 @@ void add_agents_command(CLI::App& app, CliState& state) {
       ->check(CLI::PositiveNumber);
   check->callback([file, timeout, &state] {
     try {
-      state.exit_code = run_agents_check(*file, *timeout);
+      state.exit_code = run_agents_check(*file, *timeout, state);
     } catch (const std::exception& e) {
       std::cerr << "kta agents check: " << e.what() << "\n";
       state.exit_code = 2;

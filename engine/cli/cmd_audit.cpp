@@ -41,10 +41,10 @@ int usage(const std::string& message) {
 }
 
 // Shape values from the task's visible grid, and its baseline entry when it is a HIP file.
-int load_task(const AuditArgs& args, analyzers::AuditOptions& options) {
+int load_task(const AuditArgs& args, const CliState& state, analyzers::AuditOptions& options) {
   lang::SourceManager sources;
   lang::DiagnosticEngine diags(sources);
-  auto loaded = lang::load_file(args.task, diags);
+  auto loaded = lang::load_file(args.task, diags, state.load_options());
   if (!loaded) {
     diags.print(std::cerr);
     return usage("cannot load task '" + args.task + "'");
@@ -60,7 +60,7 @@ int load_task(const AuditArgs& args, analyzers::AuditOptions& options) {
   return 0;
 }
 
-int run_audit(const AuditArgs& args) {
+int run_audit(const AuditArgs& args, const CliState& state) {
   if (args.list_checks) {
     for (const auto& c : analyzers::check_catalog())
       std::printf("%-28s %-8s %s\n", c.name.c_str(), c.severity.c_str(), c.summary.c_str());
@@ -74,7 +74,7 @@ int run_audit(const AuditArgs& args) {
       return usage(err);
   if (!args.baseline.empty()) options.baseline = fs::path(args.baseline);
   if (!args.task.empty())
-    if (int rc = load_task(args, options)) return rc;
+    if (int rc = load_task(args, state, options)) return rc;
   std::error_code ec;
   if (options.baseline && !fs::is_regular_file(*options.baseline, ec))
     return usage("baseline '" + options.baseline->string() + "' is not a readable file");
@@ -100,7 +100,7 @@ int run_audit(const AuditArgs& args) {
   return analyzers::reaches(audits, args.fail_on) ? 1 : 0;
 }
 #else
-int run_audit(const AuditArgs&) {
+int run_audit(const AuditArgs&, const CliState&) {
   std::fputs(
       "kta audit: this kta was built without the analyzers (KTA_BUILD_ANALYZERS=OFF or "
       "clang-16 development packages missing)\n",
@@ -136,7 +136,7 @@ void add_audit_command(CLI::App& app, CliState& state) {
       "exit status: 0 nothing reaches --fail-on, 1 something does, 2 usage error\n"
       "suppress one finding with: // kta-audit: allow(check-name): reason\n"
       "docs: docs/analyzers/README.md");
-  cmd->callback([args, &state] { state.exit_code = run_audit(*args); });
+  cmd->callback([args, &state] { state.exit_code = run_audit(*args, state); });
 }
 
 }  // namespace kta::cli

@@ -59,7 +59,7 @@ void add_check_command(CLI::App& app, CliState& state) {
     size_t tasks = 0, plans = 0, checked = 0;
     auto paths = expand_args(*files);
     checked = paths.size();
-    for (const auto& loaded : lang::load_files(paths, diags)) {
+    for (const auto& loaded : lang::load_files(paths, diags, state.load_options())) {
       if (!loaded) continue;
       tasks += loaded->tasks.size();
       plans += loaded->plans.size();
@@ -72,8 +72,7 @@ void add_check_command(CLI::App& app, CliState& state) {
       out["diagnostics"] = diags.to_json();
       std::cout << out.dump(2) << '\n';
     } else {
-      bool color = isatty(STDERR_FILENO) && !std::getenv("NO_COLOR");
-      diags.print(std::cerr, color);
+      diags.print(std::cerr, state.color_stderr());
       if (diags.has_errors() || diags.warning_count())
         std::cerr << fmt::format("{} error{} and {} warning{} in {} file{}\n", diags.error_count(),
                                  diags.error_count() == 1 ? "" : "s", diags.warning_count(),

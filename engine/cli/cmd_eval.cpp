@@ -107,11 +107,11 @@ engine::AuditHook audit_hook() {
 }
 
 // Loads FILE into a plan: the file's plan, or its tasks under the baseline agent.
-std::optional<model::Plan> load_plan(const EvalArgs& a) {
+std::optional<model::Plan> load_plan(const EvalArgs& a, const CliState& state) {
   lang::SourceManager sources;
   lang::DiagnosticEngine diags(sources);
-  auto loaded = lang::load_file(a.file, diags);
-  diags.print(std::cerr, isatty(2) != 0);
+  auto loaded = lang::load_file(a.file, diags, state.load_options());
+  diags.print(std::cerr, state.color_stderr());
   if (!loaded) return std::nullopt;
   if (loaded->plans.size() > 1) {
     std::cerr << "kta eval: " << a.file << " holds " << loaded->plans.size()
@@ -155,62 +155,88 @@ void clear_previous(const fs::path& dir) {
   for (const char* d : {"work", "candidates", "logs", "prompts"}) fs::remove_all(dir / d, ec);
 }
 
-int run_eval(const EvalArgs& a) {
-  auto source = load_plan(a);
-  if (!source) return 1;
+// The concrete device the run uses ("cpu", "hip:0"), printing why for `auto`; empty on a bad spec.
+std::string resolve_device(const EvalArgs& a, const model::Plan& source) {
   std::string why;
-  std::string device_spec;
+  std::string spec;
   try {
-    device_spec = engine::resolve_device_spec(a.device.empty() ? source->device : a.device, &why);
+    spec = engine::resolve_device_spec(a.device.empty() ? source.device : a.device, &why);
   } catch (const std::exception& e) {
     std::cerr << "kta eval: " << e.what() << "\n";
-    return 2;
+    return {};
   }
-  if (!why.empty()) std::cerr << "kta eval: device " << device_spec << ": " << why << "\n";
+  if (!why.empty()) std::cerr << "kta eval: device " << spec << ": " << why << "\n";
+  return spec;
+}
 
+engine::PlanOptions plan_options(const EvalArgs& a, const std::string& device) {
   engine::PlanOptions po;
   po.only = a.only;
   if (a.seeds > 0) po.seeds = a.seeds;
   po.quick = a.quick;
-  po.device = device_spec;
+  po.device = device;
   po.debug = a.debug_passes ? &std::cerr : nullptr;
-  if (a.explain) {
-    po.secret = new_secret();
-    engine::explain(engine::compile_plan(*source, po), std::cout);
-    return 0;
-  }
-  if (!a.resume) clear_previous(source->output);
-  auto store = engine::ResultStore::open(source->output);
-  auto previous = store->run_info();
+  return po;
+}
+
+// A compiled plan and its run folder's store, with the run's identity recorded (a resumed run
+// keeps its secret and start time).
+struct OpenRun {
+  std::unique_ptr<engine::ResultStore> store;
+  engine::Plan plan;
+  engine::RunInfo info;
+};
+
+OpenRun open_run(const EvalArgs& a, const model::Plan& source, engine::PlanOptions po) {
+  if (!a.resume) clear_previous(source.output);
+  OpenRun run;
+  run.store = engine::ResultStore::open(source.output);
+  auto previous = run.store->run_info();
   // The secret is drawn once per run and kept only in the run's database.
   po.secret = previous && !previous->secret.empty() ? previous->secret : new_secret();
-  engine::Plan plan = engine::compile_plan(*source, po);
-  if (previous && previous->plan_hash != plan.hash) {
+  run.plan = engine::compile_plan(source, po);
+  if (previous && previous->plan_hash != run.plan.hash) {
     std::cerr << "kta eval: the plan changed since this run started; steps whose inputs are "
                  "unchanged are kept, the others run\n";
   }
-  engine::RunInfo info;
-  info.plan_hash = plan.hash;
-  info.plan_name = plan.name;
-  info.device = device_spec;
-  info.kta_version = KTA_VERSION;
-  info.started = previous ? previous->started : now_iso();
-  info.secret = po.secret;
-  store->set_run_info(info);
+  run.info.plan_hash = run.plan.hash;
+  run.info.plan_name = run.plan.name;
+  run.info.device = po.device;
+  run.info.kta_version = KTA_VERSION;
+  run.info.started = previous ? previous->started : now_iso();
+  run.info.secret = po.secret;
+  run.store->set_run_info(run.info);
+  return run;
+}
 
+// What command agents get from the environment's settings; the job fills in the rest.
+engine::AgentRunOptions agent_defaults(const engine::Settings& s) {
+  engine::AgentRunOptions o;
+  o.environment = s.environment;
+  o.prompts_dir = s.prompts_dir;
+  o.stdlib_dir = s.stdlib_dir;
+  o.home = s.home;
+  if (s.agent_grace_s)
+    o.grace = std::chrono::nanoseconds(static_cast<int64_t>(*s.agent_grace_s * 1e9));
+  return o;
+}
+
+// Runs every job on devices opened once per run: workers (and GPU contexts) shared by the jobs,
+// python runners (torch references, Triton kernels) one per role for the whole run.
+std::vector<engine::TaskOutcome> execute_plan(const EvalArgs& a, const CliState& state,
+                                              OpenRun& run) {
   size_t total = 0;
-  for (const auto& j : plan.jobs) total += j.steps.size();
-  bool tty = isatty(2) != 0;
-  auto progress = engine::make_progress(stderr, tty, total);
+  for (const auto& j : run.plan.jobs) total += j.steps.size();
+  auto progress = engine::make_progress(stderr, isatty(2) != 0, total);
   engine::ExecuteOptions eo;
   eo.jobs = a.jobs;
-  eo.cache_dir = engine::default_cache_dir();
+  eo.cache_dir = state.settings.cache_dir;
   eo.progress = progress.get();
   eo.audit = audit_hook();
+  eo.agents = agent_defaults(state.settings);
   engine::DeviceOptions device_options;
   if (a.timeout > 0) device_options.launch_timeout_s = a.timeout;
-  // Workers (and GPU contexts) are opened once per run, not once per job.
-  // Python runners (torch references, Triton kernels): one per role for the whole run.
+  const std::string device_spec = run.info.device;
   engine::RunnerPool runners(engine::RunnerOptions{});
   engine::DevicePool pool(
       [device_spec, device_options,
@@ -222,25 +248,48 @@ int run_eval(const EvalArgs& a) {
         }
         return engine::make_isolated_device(device_spec, device_options);
       },
-      static_cast<int>(plan.jobs.size()));
+      static_cast<int>(run.plan.jobs.size()));
   eo.make_device = pool.factory();
-  if (!plan.jobs.empty()) pool.prestart();
-  auto outcomes = engine::execute(plan, *store, eo);
+  if (!run.plan.jobs.empty()) pool.prestart();
+  auto outcomes = engine::execute(run.plan, *run.store, eo);
   if (engine::RunnerStats rs = runners.stats(); rs.starts > 0) {
     std::cerr << fmt::format("python runner: {} start{} ({:.2f} s start-up), {} requests\n",
                              rs.starts, rs.starts == 1 ? "" : "s", rs.start_seconds, rs.requests);
   }
+  return outcomes;
+}
+
+// results.json, results.csv and summary.md in the run folder; the table (or the JSON) on stdout.
+void write_outputs(const EvalArgs& a, OpenRun& run,
+                   const std::vector<engine::TaskOutcome>& outcomes) {
   engine::RunScore score = engine::score(outcomes);
-  info.secret.clear();
-  engine::write_results_json(plan.output / "results.json", info, outcomes, score);
-  engine::write_results_csv(plan.output / "results.csv", outcomes);
-  engine::write_summary_md(plan.output / "summary.md", info, outcomes, score);
+  run.info.secret.clear();
+  const fs::path& out = run.plan.output;
+  engine::write_results_json(out / "results.json", run.info, outcomes, score);
+  engine::write_results_csv(out / "results.csv", outcomes);
+  engine::write_summary_md(out / "summary.md", run.info, outcomes, score);
   if (a.json) {
-    std::cout << engine::results_json_text(info, outcomes, score) << "\n";
+    std::cout << engine::results_json_text(run.info, outcomes, score) << "\n";
   } else {
-    std::cout << engine::format_run_summary(outcomes, store->steps(), score);
-    std::cout << "results: " << (plan.output / "results.json").string() << "\n";
+    std::cout << engine::format_run_summary(outcomes, run.store->steps(), score);
+    std::cout << "results: " << (out / "results.json").string() << "\n";
   }
+}
+
+int run_eval(const EvalArgs& a, const CliState& state) {
+  auto source = load_plan(a, state);
+  if (!source) return 1;
+  std::string device = resolve_device(a, *source);
+  if (device.empty()) return 2;
+  engine::PlanOptions po = plan_options(a, device);
+  if (a.explain) {
+    po.secret = new_secret();
+    engine::explain(engine::compile_plan(*source, po), std::cout);
+    return 0;
+  }
+  OpenRun run = open_run(a, *source, po);
+  auto outcomes = execute_plan(a, state, run);
+  write_outputs(a, run, outcomes);
   return 0;
 }
 
@@ -275,7 +324,7 @@ void add_eval_command(CLI::App& app, CliState& state) {
                 "dump the plan after each compiler pass to stderr");
   cmd->callback([args, &state] {
     try {
-      state.exit_code = run_eval(*args);
+      state.exit_code = run_eval(*args, state);
     } catch (const engine::PlanError& e) {
       std::cerr << "kta eval: " << e.what() << "\n";
       state.exit_code = 2;

@@ -187,7 +187,7 @@ void add_plan_command(CLI::App& app, CliState& state) {
   cmd->callback([&state, file] {
     lang::SourceManager sources;
     lang::DiagnosticEngine diags(sources);
-    auto loaded = lang::load_file(*file, diags);
+    auto loaded = lang::load_file(*file, diags, state.load_options());
     diags.print(std::cerr, false);
     if (!loaded) {
       state.exit_code = 1;

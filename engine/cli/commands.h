@@ -4,11 +4,21 @@
 
 #include <CLI/CLI.hpp>
 
+#include "engine/settings/settings.h"
+#include "lang/load.h"
+
 namespace kta::cli {
 
-// Run state shared by the subcommands of one kta invocation.
+// Run state shared by the subcommands of one kta invocation: the environment's settings, read
+// once in main, and the exit status.
 struct CliState {
+  engine::Settings settings;
   int exit_code = 0;
+
+  // How .kta files are loaded: module folders and stdlib from the settings.
+  lang::LoadOptions load_options() const;
+  // Whether diagnostics on stderr get colors (a terminal, and no $NO_COLOR).
+  bool color_stderr() const;
 };
 
 void add_check_command(CLI::App& app, CliState& state);

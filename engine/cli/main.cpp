@@ -19,6 +19,12 @@ int main(int argc, char** argv) {
       "  kta agents check examples/agents.kta       is each agent's CLI installed?");
 
   kta::cli::CliState state;
+  std::string settings_error;
+  state.settings = kta::engine::settings_from(kta::engine::process_environment(), &settings_error);
+  if (!settings_error.empty()) {
+    std::fprintf(stderr, "kta: %s\n", settings_error.c_str());
+    return 2;
+  }
   kta::cli::add_check_command(app, state);
   kta::cli::add_fmt_command(app, state);
   kta::cli::add_plan_command(app, state);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/agents/agent_run.h"
 #include "engine/device/device.h"
 #include "engine/plan/plan.h"
 #include "engine/report/progress.h"
@@ -40,8 +41,11 @@ struct ExecuteOptions {
   int jobs = 1;
   DeviceFactory make_device;
   AuditHook audit;                  // empty: the audit step records "analyzer not built"
-  std::filesystem::path cache_dir;  // reference-output cache; empty disables it
-  Progress* progress = nullptr;     // null: silent
+  std::filesystem::path cache_dir;  // kta's cache (Settings::cache_dir); empty disables it
+  // What command agents get from the environment's settings; each job fills in its run folder,
+  // device, sandbox and network (engine/execute/step_prepare.cpp).
+  AgentRunOptions agents;
+  Progress* progress = nullptr;  // null: silent
 };
 
 // Runs the plan; returns one outcome per job in plan order. The store must be open on the

@@ -93,11 +93,4 @@ void ReferenceCache::store(const std::string& key, const HostSet& outputs) const
   if (ec) fs::remove(tmp, ec);
 }
 
-fs::path default_cache_dir() {
-  if (const char* d = std::getenv("KTA_CACHE_DIR"); d && *d) return fs::path(d);
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "kta";
-  if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".cache" / "kta";
-  return fs::temp_directory_path() / "kta-cache";
-}
-
 }  // namespace kta::engine

@@ -26,7 +26,4 @@ class ReferenceCache {
   std::filesystem::path dir_;
 };
 
-// The default cache folder: $KTA_CACHE_DIR, else $XDG_CACHE_HOME/kta, else ~/.cache/kta.
-std::filesystem::path default_cache_dir();
-
 }  // namespace kta::engine

@@ -1,8 +1,6 @@
 // Step: prepare (the agent's candidate into a workspace). Command agents run here; a resumed
 // run never runs them again once this step is recorded: the files they left are in the run
 // folder (<run>/candidates/...), where the later steps read them.
-#include <cstdlib>
-
 #include "engine/agents/agent_run.h"
 #include "engine/execute/job_runner.h"
 
@@ -11,14 +9,12 @@ namespace kta::engine {
 namespace {
 
 AgentRunOptions agent_options(const Plan& plan, const ExecuteOptions& options) {
-  AgentRunOptions o;
+  AgentRunOptions o = options.agents;
   o.run_dir = plan.output;
   o.cache_dir = options.cache_dir;
   o.device = plan.device;
   o.sandbox = plan.sandbox;
   o.network = plan.network;
-  if (const char* g = std::getenv("KTA_AGENT_GRACE"); g && *g)
-    o.grace = std::chrono::nanoseconds(static_cast<int64_t>(std::atof(g) * 1e9));
   return o;
 }
 

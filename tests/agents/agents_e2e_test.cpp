@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/agents/sandbox.h"
+#include "engine/settings/settings.h"
 #include "tests/agents/agents_test_support.h"
 
 namespace {
@@ -20,7 +21,12 @@ const fs::path kFake = fs::path(KTA_AGENTS_TEST_DIR) / "fake" / "fake_agent.sh";
 const fs::path kCases = KTA_ENGINE_CASES_DIR;
 const fs::path kCache = KTA_TEST_CACHE_DIR;
 
-KtaRun kta(const fs::path& dir, const std::string& args) { return run_kta(KTA_BINARY, dir, args); }
+// The settings every kta run of this suite gets (set once the prompts folder exists).
+Env g_env;
+
+KtaRun kta(const fs::path& dir, const std::string& args) {
+  return run_kta(KTA_BINARY, dir, args, g_env);
+}
 
 // An agent declaration running the fake agent with one behaviour.
 std::string fake_agent(const std::string& name, const std::string& behaviour,
@@ -58,10 +64,10 @@ class AgentsE2E : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     root = scratch_dir("kta-agents-e2e");
-    setenv("KTA_CACHE_DIR", kCache.c_str(), 1);
-    setenv("KTA_AGENT_GRACE", "0.5", 1);
     fs::path prompts = prompts_with_cheatsheets(root / "prompts");
-    setenv("KTA_PROMPTS_DIR", prompts.c_str(), 1);
+    g_env = {{"KTA_CACHE_DIR", kCache.string()},
+             {"KTA_AGENT_GRACE", "0.5"},
+             {"KTA_PROMPTS_DIR", prompts.string()}};
     write_file(kCache / "sentinel", "reference outputs live here\n");
     plain = evaluate(
         "plain", "off",
@@ -71,7 +77,7 @@ class AgentsE2E : public ::testing::Test {
             fake_agent("edit_readonly", "edit-readonly") + fake_agent("noop", "noop"),
         {"improve", "breaker", "hardcode", "sleeper", "escape", "snoop", "edit_readonly", "noop"});
     std::string why;
-    bwrap = kta::engine::bwrap_usable(&why);
+    bwrap = kta::engine::bwrap_usable(&why, kta::engine::process_environment());
     bwrap_why = why;
     if (bwrap) {
       std::string snoop_args =

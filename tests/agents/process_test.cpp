@@ -10,6 +10,8 @@
 #include <sstream>
 #include <thread>
 
+#include "engine/settings/settings.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -27,7 +29,7 @@ class Process : public ::testing::Test {
   ProcessSpec spec(const std::string& script) {
     ProcessSpec s;
     s.argv = {"sh", "-c", script};
-    s.env = kta::engine::current_environment();
+    s.env = kta::engine::process_environment();
     s.cwd = dir;
     s.log = dir / "log";
     return s;

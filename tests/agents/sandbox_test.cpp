@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "engine/agents/process.h"
+#include "engine/settings/settings.h"
 #include "tests/agents/agents_test_support.h"
 
 namespace {
@@ -89,7 +90,8 @@ class SandboxRun : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string why;
-    if (!engine::bwrap_usable(&why)) GTEST_SKIP() << "bwrap not available: " << why;
+    if (!engine::bwrap_usable(&why, engine::process_environment()))
+      GTEST_SKIP() << "bwrap not available: " << why;
     ws = scratch_dir("kta-sandbox-ws");
     // A folder outside /tmp standing for the run folder and the cache: next to this test binary.
     hidden = fs::current_path() / ("sandbox-hidden-" + std::to_string(std::random_device{}()));
@@ -104,7 +106,7 @@ class SandboxRun : public ::testing::Test {
     engine::SandboxSpec s{ws, {hidden}, {}, {}, network};
     engine::ProcessSpec p;
     p.argv = engine::bwrap_argv(s, {"sh", "-c", script});
-    p.env = engine::current_environment();
+    p.env = engine::process_environment();
     p.cwd = ws;
     p.log = hidden.parent_path() / (hidden.filename().string() + ".log");
     p.timeout = std::chrono::seconds(20);

@@ -8,6 +8,7 @@
 
 #include "engine/agents/agent_run.h"
 #include "engine/agents/prompt.h"
+#include "engine/settings/settings.h"
 #include "tests/agents/agents_test_support.h"
 
 namespace {
@@ -140,7 +141,6 @@ TEST_F(Workspace, PromptNamesAMissingCheatsheet) {
 
 TEST_F(Workspace, AgentRunTakesBackPlainFilesOnly) {
   fs::path prompts = prompts_with_cheatsheets(dir / "prompts");
-  setenv("KTA_PROMPTS_DIR", prompts.c_str(), 1);
   model::AgentUse agent;
   agent.decl.name = "linker";
   agent.decl.command = {"sh", "-c", "rm vadd.hip && ln -s /etc/hostname vadd.hip"};
@@ -152,8 +152,9 @@ TEST_F(Workspace, AgentRunTakesBackPlainFilesOnly) {
   engine::AgentRunOptions o;
   o.run_dir = dir / "run";
   o.sandbox = "off";
+  o.prompts_dir = prompts;
+  o.environment = engine::process_environment();
   engine::AgentRun run = engine::run_command_agent(job, workspace, o);
-  unsetenv("KTA_PROMPTS_DIR");
   ASSERT_TRUE(run.ran) << run.error;
   EXPECT_EQ(run.process.status(), "exit 0") << slurp(dir / "run" / run.log);
   EXPECT_NE(std::find(run.notes.begin(), run.notes.end(),

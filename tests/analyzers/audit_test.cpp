@@ -1,6 +1,7 @@
 // audit_files behaviour: parsing launcher TUs, partial ASTs, crash isolation, baselines.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <cstdlib>
 
 #include "tests/analyzers/audit_test_util.h"
@@ -98,12 +99,13 @@ TEST(Audit, CrashInOneFileLosesNoOtherResults) {
   auto good2 = write_temp(
       "__global__ void k(float* y, int n) { if (threadIdx.x < n) y[threadIdx.x] = 0; }\n",
       "good2.hip");
-  ::setenv("KTA_AUDIT_TEST_CRASH", "crash_me.hip", 1);
   AuditOptions options;
   options.all = true;
   options.jobs = 2;
+  options.before_file = [](const std::filesystem::path& file) {
+    if (file.filename() == "crash_me.hip") ::raise(SIGSEGV);
+  };
   auto audits = audit_files({good1, bad, good2}, options);
-  ::unsetenv("KTA_AUDIT_TEST_CRASH");
   ASSERT_EQ(audits.size(), 3u);
   EXPECT_EQ(audits[0].file, good1);
   EXPECT_EQ(findings_of(audits[0], "kta-unguarded-index"),

@@ -27,7 +27,6 @@ class CompareE2E : public ::testing::Test {
   static void SetUpTestSuite() {
     dir = fs::temp_directory_path() / ("kta-compare-e2e-" + std::to_string(std::random_device{}()));
     fs::create_directories(dir);
-    setenv("KTA_CACHE_DIR", KTA_TEST_CACHE_DIR, 1);
     std::string plan = (kCases / "two_tasks.kta").string();
     eval_a = kta("eval " + plan + " --device cpu --quick --output " + (dir / "a").string());
     eval_b = kta("eval " + plan + " --device cpu --quick --replay " +
@@ -38,7 +37,9 @@ class CompareE2E : public ::testing::Test {
     fs::remove_all(dir, ec);
   }
 
-  static KtaRun kta(const std::string& args) { return run_kta(KTA_BINARY, dir, args); }
+  static KtaRun kta(const std::string& args) {
+    return run_kta(KTA_BINARY, dir, args, {{"KTA_CACHE_DIR", KTA_TEST_CACHE_DIR}});
+  }
 
   void SetUp() override {
     ASSERT_EQ(eval_a.status, 0) << eval_a.err;

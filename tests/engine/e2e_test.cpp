@@ -36,8 +36,6 @@ class E2E : public ::testing::Test {
   void SetUp() override {
     dir = fs::temp_directory_path() / ("kta-e2e-" + std::to_string(std::random_device{}()));
     fs::create_directories(dir);
-    // One compile cache for every e2e test: kernels compile once per build tree.
-    setenv("KTA_CACHE_DIR", KTA_TEST_CACHE_DIR, 1);
   }
   void TearDown() override {
     std::error_code ec;
@@ -45,7 +43,9 @@ class E2E : public ::testing::Test {
   }
 
   // Runs kta with `args`; stdout and stderr captured through files.
-  KtaRun kta(const std::string& args) { return run_kta(KTA_BINARY, dir, args); }
+  KtaRun kta(const std::string& args) { return run_kta(KTA_BINARY, dir, args, env); }
+  // One compile cache for every e2e test: kernels compile once per build tree.
+  kta::test::Env env = {{"KTA_CACHE_DIR", KTA_TEST_CACHE_DIR}};
 
   // Evaluates vadd with the candidate of one case; returns the task's entry of results.json.
   json eval_case(const std::string& name, const std::string& extra = "") {
@@ -202,7 +202,7 @@ TEST_F(E2E, InputsAreDeterministicAcrossRuns) {
   json a, b;
   for (auto* doc : {&a, &b}) {
     fs::path cache = dir / ("cache" + std::to_string(doc == &a));
-    setenv("KTA_CACHE_DIR", cache.c_str(), 1);
+    env["KTA_CACHE_DIR"] = cache.string();
     fs::path out = dir / ("run" + std::to_string(doc == &a));
     KtaRun r =
         kta("eval " + (kCases / "vadd" / "vadd.kta").string() + " --device cpu --quick --replay " +

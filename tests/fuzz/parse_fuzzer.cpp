@@ -52,7 +52,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   kta::lang::SourceManager sm2;
   kta::lang::DiagnosticEngine d2(sm2);
   kta::lang::LoadOptions options;
-  options.use_environment = false;
   options.max_grid_points = 2000;
   kta::lang::load_file(path, d2, options);
   (void)d2.str();

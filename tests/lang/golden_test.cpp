@@ -26,7 +26,6 @@ class Golden : public ::testing::TestWithParam<std::string> {};
 TEST_P(Golden, MatchesExpectedOutput) {
   fs::current_path(golden_dir());
   kta::lang::LoadOptions options;
-  options.use_environment = false;
   options.stdlib_dir = "../fixtures/stdlib";
   kta::lang::SourceManager sm;
   kta::lang::DiagnosticEngine diags(sm);

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 
+#include "engine/settings/settings.h"
 #include "lang/module.h"
 #include "support.h"
 
@@ -38,25 +39,25 @@ TEST_F(ImportTest, SearchPathThenStdlib) {
   EXPECT_TRUE(load(f, out, options)) << out;
 }
 
-TEST_F(ImportTest, KtaPathIsReadWhenTheEnvironmentIsUsed) {
+TEST_F(ImportTest, KtaPathFromTheSettingsIsSearched) {
   dir.write("envlib/extra.kta", "const E = 3\n");
   auto f = dir.write("main.kta", "import extra\nconst F = extra.E\n");
   auto options = fixture_options();
-  options.use_environment = true;
   std::string path = "/nonexistent:" + (dir.path() / "envlib").string();
-  setenv("KTA_PATH", path.c_str(), 1);
+  options.search_path = engine::settings_from({{"KTA_PATH", path}}).module_path;
   EXPECT_TRUE(load(f, out, options)) << out;
-  unsetenv("KTA_PATH");
+  options.search_path = engine::settings_from({}).module_path;
   EXPECT_FALSE(load(f, out, options));
 }
 
-TEST_F(ImportTest, StdlibEnvironmentOverride) {
+TEST_F(ImportTest, StdlibOverrideFromTheSettings) {
   dir.write("mystd/std/special.kta", "const S = 1\n");
   auto f = dir.write("main.kta", "import std.special\n");
-  LoadOptions options;  // no stdlib_dir: KTA_STDLIB, then the built-in one
-  setenv("KTA_STDLIB", (dir.path() / "mystd").c_str(), 1);
+  LoadOptions options;  // no stdlib_dir: the built-in one
+  options.stdlib_dir =
+      engine::settings_from({{"KTA_STDLIB", (dir.path() / "mystd").string()}}).stdlib_dir;
   EXPECT_TRUE(load(f, out, options)) << out;
-  unsetenv("KTA_STDLIB");
+  options.stdlib_dir = engine::settings_from({{"KTA_STDLIB", ""}}).stdlib_dir;
   EXPECT_FALSE(load(f, out, options));
 }
 

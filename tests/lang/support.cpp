@@ -28,7 +28,6 @@ fs::path TempDir::write(const std::string& rel, const std::string& text) const {
 
 LoadOptions fixture_options() {
   LoadOptions o;
-  o.use_environment = false;
   o.stdlib_dir = fs::path(KTA_TEST_DIR) / "fixtures" / "stdlib";
   return o;
 }

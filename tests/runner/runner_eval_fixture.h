@@ -29,7 +29,6 @@ class RunnerEval : public ::testing::Test {
     dir = fs::temp_directory_path() /
           ("kta-runner-" + device_ + "-" + std::to_string(std::random_device{}()));
     fs::create_directories(dir);
-    setenv("KTA_CACHE_DIR", KTA_RUNNER_TEST_CACHE, 1);
   }
   void TearDown() override {
     std::error_code ec;
@@ -40,7 +39,8 @@ class RunnerEval : public ::testing::Test {
   json eval(const fs::path& file, const std::string& args = "") {
     KtaRun r = run_kta(KTA_BINARY, dir,
                        "eval " + file.string() + " --device " + device_ + " --quick --output " +
-                           (dir / "run").string() + " " + args);
+                           (dir / "run").string() + " " + args,
+                       {{"KTA_CACHE_DIR", KTA_RUNNER_TEST_CACHE}});
     status = r.status;
     out = r.out;
     err = r.err;

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -24,11 +25,21 @@ struct KtaRun {
   std::string out, err;
 };
 
-// `binary args` through the shell, stdout and stderr into `dir`/stdout and `dir`/stderr.
+// Variables set for the one kta process (its Settings), never in the test process itself.
+using Env = std::map<std::string, std::string>;
+
+// `binary args` through the shell with `env` added to its environment, stdout and stderr into
+// `dir`/stdout and `dir`/stderr.
 inline KtaRun run_kta(const std::string& binary, const std::filesystem::path& dir,
-                      const std::string& args) {
-  std::string cmd =
-      binary + " " + args + " >" + (dir / "stdout").string() + " 2>" + (dir / "stderr").string();
+                      const std::string& args, const Env& env = {}) {
+  std::string assignments;
+  for (const auto& [name, value] : env) {
+    std::string quoted = "'";
+    for (char c : value) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    assignments += name + "=" + quoted + "' ";
+  }
+  std::string cmd = assignments + binary + " " + args + " >" + (dir / "stdout").string() + " 2>" +
+                    (dir / "stderr").string();
   int rc = std::system(cmd.c_str());
   return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(dir / "stdout"), slurp(dir / "stderr")};
 }
