@@ -99,24 +99,26 @@ std::string AgentRun::summary() const {
   return s;
 }
 
-AgentRun run_command_agent(const TaskJob& job, const fs::path& workspace,
-                           const AgentRunOptions& o) {
-  AgentRun run;
-  run.network = o.network;
+namespace {
+
+// Everything before the agent starts: placeholders, workspace, prompt, command line, sandbox.
+// nullopt with run.error set when the agent cannot run.
+std::optional<CommandLine> prepare_run(const TaskJob& job, const fs::path& workspace,
+                                       const AgentRunOptions& o, AgentRun& run) {
   if (auto bad = unknown_placeholders(job.agent); !bad.empty()) {
     run.error =
         fmt::format("agent '{}': unknown placeholder '{{{}}}'", job.agent_label, bad.front());
-    return run;
+    return std::nullopt;
   }
   if (auto err = make_workspace(job, workspace, WorkspaceSpec{{}, o.device})) {
     run.error = *err;
-    return run;
+    return std::nullopt;
   }
   std::string why;
   auto prompt = build_prompt(job, o.device, prompts_dir(o.prompts_dir, o.stdlib_dir), &why);
   if (!prompt) {
     run.error = "cannot build the prompt: " + why;
-    return run;
+    return std::nullopt;
   }
   std::string stem = job_file_stem(job);
   run.prompt = fs::path("prompts") / (stem + ".md");
@@ -124,36 +126,48 @@ AgentRun run_command_agent(const TaskJob& job, const fs::path& workspace,
   fs::path prompt_file = workspace / "PROMPT.md";
   if (!write_text(prompt_file, *prompt) || !write_text(o.run_dir / run.prompt, *prompt)) {
     run.error = "cannot write the prompt";
-    return run;
+    return std::nullopt;
   }
-  AgentContext ctx{*prompt, prompt_file, workspace, job.task.name};
-  auto cl = build_command(job.agent, ctx, &why);
+  auto cl =
+      build_command(job.agent, AgentContext{*prompt, prompt_file, workspace, job.task.name}, &why);
   if (!cl) {
     run.error = fmt::format("agent '{}': {}", job.agent_label, why);
-    return run;
+    return std::nullopt;
   }
   if (auto err = choose_sandbox(o, run)) {
     run.error = *err;
-    return run;
+    return std::nullopt;
   }
+  return cl;
+}
+
+// The agent's process: its command (inside bwrap when sandboxed), environment, log and limits.
+ProcessSpec agent_process(const TaskJob& job, const fs::path& workspace, const AgentRunOptions& o,
+                          const AgentRun& run, const CommandLine& cl) {
   ProcessSpec p;
-  p.argv = cl->argv;
+  p.argv = cl.argv;
   if (run.sandboxed) {
     SandboxSpec s{workspace,
                   {o.run_dir, o.cache_dir, job.task.dir},
                   agent_home_paths(o.home),
-                  agent_readable_paths(cl->argv, o.stdlib_dir),
+                  agent_readable_paths(cl.argv, o.stdlib_dir),
                   o.network};
-    p.argv = bwrap_argv(s, cl->argv);
+    p.argv = bwrap_argv(s, cl.argv);
   }
-  p.env = agent_environment(o, *cl);
+  p.env = agent_environment(o, cl);
   p.cwd = workspace;
   p.log = o.run_dir / run.log;
   p.timeout = std::chrono::nanoseconds(job.agent.decl.timeout_ns);
   p.grace = o.grace.value_or(std::chrono::nanoseconds(job.agent.decl.grace_ns));
+  return p;
+}
+
+// Runs the agent between two snapshots of the workspace and the run folder, so every change it
+// made is known: to the editable files, elsewhere in the workspace, outside it.
+void run_and_observe(const TaskJob& job, const fs::path& workspace, const AgentRunOptions& o,
+                     const ProcessSpec& p, AgentRun& run) {
   fs::create_directories(p.log.parent_path());
   fs::remove(p.log);
-
   std::map<std::string, fs::path> baseline;
   for (const auto& f : job.task.editable) baseline[f.filename().string()] = f;
   Snapshot before = snapshot(workspace), outside_before = outside_snapshot(o.run_dir, workspace);
@@ -166,6 +180,18 @@ AgentRun run_command_agent(const TaskJob& job, const fs::path& workspace,
     auto b = outside_before.find(path);
     if (b == outside_before.end() || !(b->second == state)) run.changes.outside.push_back(path);
   }
+}
+
+}  // namespace
+
+AgentRun run_command_agent(const TaskJob& job, const fs::path& workspace,
+                           const AgentRunOptions& o) {
+  AgentRun run;
+  run.network = o.network;
+  std::optional<CommandLine> cl = prepare_run(job, workspace, o, run);
+  if (!cl) return run;
+  ProcessSpec p = agent_process(job, workspace, o, run, *cl);
+  run_and_observe(job, workspace, o, p, run);
   std::error_code ec;
   // Writable again so the run folder can be cleared; the snapshot has already judged the edits.
   fs::permissions(workspace / kTaskDir, fs::perms::owner_write, fs::perm_options::add, ec);

@@ -246,24 +246,70 @@ bool ResultStore::step_done(const std::string& key, StepRecord* out) const {
   return true;
 }
 
+namespace {
+
+void insert_step(sqlite3* db, const StepRecord& step, size_t shape_count) {
+  Stmt del(db, "DELETE FROM step WHERE key = ?");  // cascades to shapes and samples
+  del.bind(1, step.key).step();
+  Stmt ins(db, fmt::format("INSERT INTO step({}, shape_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                           kStepColumns)
+                   .c_str());
+  ins.bind(1, step.key).bind(2, step.task).bind(3, step.agent).bind(4, int64_t{step.repeat});
+  ins.bind(5, std::string(step_name(step.step)))
+      .bind(6, std::string(outcome_name(step.outcome)))
+      .bind(7, step.reason);
+  ins.bind(8, step.wall_seconds).bind(9, payload_json(step.payload).dump());
+  ins.bind(10, step.finished.empty() ? now_iso() : step.finished);
+  ins.bind(11, step.task_hash).bind(12, static_cast<int64_t>(shape_count));
+  ins.step();
+}
+
+// One shape result of `step_key` at position `ord`; returns its row id (its samples refer to it).
+int64_t insert_shape(sqlite3* db, Stmt& shape, const std::string& step_key, size_t ord,
+                     const ShapeRecord& s) {
+  shape.reset();
+  shape.bind(1, step_key)
+      .bind(2, static_cast<int64_t>(ord))
+      .bind(3, std::string(point_set_name(s.set)))
+      .bind(4, shape_text(s.point));
+  shape.bind(5, nlohmann::json(s.point).dump());
+  if (s.seed)
+    shape.bind(6, static_cast<int64_t>(*s.seed));
+  else
+    shape.bind_null(6);
+  shape.bind_opt(7, s.correct);
+  shape.bind(8, s.max_abs_error).bind(9, s.max_rel_error);
+  shape.bind(10, static_cast<int64_t>(s.mismatches)).bind(11, s.first_bad_index).bind(12, s.reason);
+  shape.bind_opt(13, s.speedup).bind_opt(14, s.throughput).bind_opt(15, s.flop_rate);
+  if (s.baseline)
+    shape.bind(16, stats_json(*s.baseline));
+  else
+    shape.bind_null(16);
+  if (s.candidate)
+    shape.bind(17, stats_json(*s.candidate));
+  else
+    shape.bind_null(17);
+  shape.step();
+  return sqlite3_last_insert_rowid(db);
+}
+
+void insert_samples(Stmt& sample, int64_t shape_id, const std::optional<Stats>& st,
+                    const std::string& side) {
+  if (!st) return;
+  for (size_t k = 0; k < st->samples.size(); ++k) {
+    sample.reset();
+    sample.bind(1, shape_id).bind(2, side).bind(3, static_cast<int64_t>(k)).bind(4, st->samples[k]);
+    sample.step();
+  }
+}
+
+}  // namespace
+
 void ResultStore::record_step(const StepRecord& step, const std::vector<ShapeRecord>& shapes) {
   std::lock_guard lock(mutex_);
   exec("BEGIN IMMEDIATE");
   try {
-    Stmt del(db_, "DELETE FROM step WHERE key = ?");  // cascades to shapes and samples
-    del.bind(1, step.key).step();
-    Stmt ins(db_, fmt::format("INSERT INTO step({}, shape_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                              kStepColumns)
-                      .c_str());
-    ins.bind(1, step.key).bind(2, step.task).bind(3, step.agent).bind(4, int64_t{step.repeat});
-    ins.bind(5, std::string(step_name(step.step)))
-        .bind(6, std::string(outcome_name(step.outcome)))
-        .bind(7, step.reason);
-    ins.bind(8, step.wall_seconds).bind(9, payload_json(step.payload).dump());
-    ins.bind(10, step.finished.empty() ? now_iso() : step.finished);
-    ins.bind(11, step.task_hash).bind(12, static_cast<int64_t>(shapes.size()));
-    ins.step();
-
+    insert_step(db_, step, shapes.size());
     Stmt shape(
         db_,
         "INSERT INTO shape_result(step_key, ord, shape_set, point, point_json, seed, correct, "
@@ -272,43 +318,9 @@ void ResultStore::record_step(const StepRecord& step, const std::vector<ShapeRec
         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     Stmt sample(db_, "INSERT INTO sample(shape_id, side, ord, seconds) VALUES (?,?,?,?)");
     for (size_t i = 0; i < shapes.size(); ++i) {
-      const ShapeRecord& s = shapes[i];
-      shape.reset();
-      shape.bind(1, step.key)
-          .bind(2, static_cast<int64_t>(i))
-          .bind(3, std::string(point_set_name(s.set)))
-          .bind(4, shape_text(s.point));
-      shape.bind(5, nlohmann::json(s.point).dump());
-      if (s.seed)
-        shape.bind(6, static_cast<int64_t>(*s.seed));
-      else
-        shape.bind_null(6);
-      shape.bind_opt(7, s.correct);
-      shape.bind(8, s.max_abs_error).bind(9, s.max_rel_error);
-      shape.bind(10, static_cast<int64_t>(s.mismatches))
-          .bind(11, s.first_bad_index)
-          .bind(12, s.reason);
-      shape.bind_opt(13, s.speedup).bind_opt(14, s.throughput).bind_opt(15, s.flop_rate);
-      if (s.baseline)
-        shape.bind(16, stats_json(*s.baseline));
-      else
-        shape.bind_null(16);
-      if (s.candidate)
-        shape.bind(17, stats_json(*s.candidate));
-      else
-        shape.bind_null(17);
-      shape.step();
-      int64_t id = sqlite3_last_insert_rowid(db_);
-      auto samples = [&](const std::optional<Stats>& st, const std::string& side) {
-        if (!st) return;
-        for (size_t k = 0; k < st->samples.size(); ++k) {
-          sample.reset();
-          sample.bind(1, id).bind(2, side).bind(3, static_cast<int64_t>(k)).bind(4, st->samples[k]);
-          sample.step();
-        }
-      };
-      samples(s.baseline, "baseline");
-      samples(s.candidate, "candidate");
+      int64_t id = insert_shape(db_, shape, step.key, i, shapes[i]);
+      insert_samples(sample, id, shapes[i].baseline, "baseline");
+      insert_samples(sample, id, shapes[i].candidate, "candidate");
     }
     exec("COMMIT");
   } catch (...) {
