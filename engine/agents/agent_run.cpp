@@ -43,13 +43,14 @@ std::map<std::string, std::string> agent_environment(const AgentRunOptions& o,
 // Decides the sandbox; an error when it is required and unusable.
 std::optional<std::string> choose_sandbox(const AgentRunOptions& o, AgentRun& run) {
   if (o.sandbox == "off") {
-    run.sandbox_note = "sandbox off in the plan";
+    run.sandbox_note =
+        "sandbox off in the plan: the agent's writes outside its workspace are not tracked";
     return std::nullopt;
   }
   std::string why;
   run.sandboxed = bwrap_usable(&why, o.environment);
   if (!run.sandboxed) {
-    run.sandbox_note = why;
+    run.sandbox_note = why + ": the agent's writes outside its workspace are not tracked";
     if (o.sandbox == "on") return "the plan requires a sandbox but " + why;
   }
   return std::nullopt;
@@ -147,14 +148,18 @@ ProcessSpec agent_process(const TaskJob& job, const fs::path& workspace, const A
   ProcessSpec p;
   p.argv = cl.argv;
   if (run.sandboxed) {
-    SandboxSpec s{workspace,
-                  {o.run_dir, o.cache_dir, job.task.dir},
-                  agent_home_paths(o.home),
-                  agent_readable_paths(cl.argv, o.stdlib_dir),
-                  o.network};
+    std::vector<fs::path> hidden = {o.run_dir, o.cache_dir, job.task.dir};
+    hidden.insert(hidden.end(), o.cache_dirs.begin(), o.cache_dirs.end());
+    SandboxSpec s{workspace, hidden, agent_home_paths(o.home),
+                  agent_readable_paths(cl.argv, o.stdlib_dir), o.network};
+    // The task's files in the workspace: a read-only mount, which root cannot write either.
+    s.readonly = {workspace / kTaskDir};
     p.argv = bwrap_argv(s, cl.argv);
   }
   p.env = agent_environment(o, cl);
+  // bwrap's own PID namespace holds a sandboxed agent's tree; the token sweep backs it up.
+  p.containment =
+      run.sandboxed ? Containment::process_tree : choose_containment(o.environment).kind;
   p.cwd = workspace;
   p.log = o.run_dir / run.log;
   p.timeout = std::chrono::nanoseconds(job.agent.decl.timeout_ns);
@@ -218,6 +223,9 @@ AgentRecord agent_record(const AgentRun& run) {
     if (n != "candidate unchanged from the baseline") a.ignored_writes.push_back(n);
   a.sandbox = run.sandboxed ? "bwrap" : "none";
   a.sandbox_note = run.sandbox_note;
+  a.containment =
+      run.sandboxed && run.process.started ? "pid namespace (bwrap)" : run.process.containment;
+  a.swept = run.process.swept;
   a.network = run.network;
   a.log = run.log.generic_string();
   a.prompt = run.prompt.generic_string();

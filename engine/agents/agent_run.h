@@ -29,6 +29,9 @@ struct AgentRunOptions {
   // stdlib are, and the home folder whose CLI login state stays writable in the sandbox.
   std::map<std::string, std::string> environment;
   std::filesystem::path prompts_dir, stdlib_dir, home;
+  // Every kta cache folder of this machine (Settings::cache_dirs): hidden from a sandboxed agent
+  // with the run's own `cache_dir`.
+  std::vector<std::filesystem::path> cache_dirs;
 };
 
 struct AgentRun {

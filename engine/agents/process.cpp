@@ -64,8 +64,17 @@ ProcessResult run_process(const ProcessSpec& spec) {
   }
   auto t0 = Clock::now();
   r.timeout_seconds = std::chrono::duration<double>(spec.timeout).count();
+  std::optional<ContainedRun> contained;
+  ProcessSpec run = spec;
+  r.containment = "group";
+  if (spec.containment) {
+    contained.emplace(*spec.containment, spec.env);
+    run.argv = contained->wrap(spec.argv);
+    contained->add_environment(run.env);
+    r.containment = containment_name(contained->kind());
+  }
   ipc::ChildProcess child;
-  if (auto failed = child.spawn(spawn_spec(spec, log.get()))) {
+  if (auto failed = child.spawn(spawn_spec(run, log.get()))) {
     if (failed->step != ipc::StartFailure::Step::cwd &&
         failed->step != ipc::StartFailure::Step::program) {
       r.error = failed->text(spec.argv[0]);
@@ -84,6 +93,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
   } else if (child.group_alive()) {
     child.terminate(std::chrono::nanoseconds(0));
   }
+  if (contained) r.swept = contained->sweep();
   r.wall_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   if (WIFEXITED(*status)) r.exit_code = WEXITSTATUS(*status);
   if (WIFSIGNALED(*status)) r.signal = WTERMSIG(*status);

@@ -51,6 +51,10 @@ std::vector<std::string> bwrap_argv(const SandboxSpec& spec, const std::vector<s
   }
   // Last, so the workspace shows through the tmpfs mounts above it.
   a.insert(a.end(), {"--bind", spec.workspace.string(), spec.workspace.string()});
+  for (const auto& r : spec.readonly) {
+    std::error_code ec;
+    if (!r.empty() && fs::exists(r, ec)) a.insert(a.end(), {"--ro-bind", r.string(), r.string()});
+  }
   a.insert(a.end(), {"--unshare-pid", "--die-with-parent"});
   if (!spec.network) a.push_back("--unshare-net");
   a.insert(a.end(), {"--chdir", spec.workspace.string(), "--"});

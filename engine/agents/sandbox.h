@@ -1,5 +1,6 @@
 // The bubblewrap sandbox around a command agent: the whole filesystem read-only, the workspace
-// writable, the run folder, the kta cache and the task sources hidden behind empty tmpfs mounts,
+// writable but for its task/ folder, the run folder, every kta cache folder and the task sources
+// hidden behind empty tmpfs mounts,
 // a private /tmp and process namespace, the network optional. See docs/agents.md.
 #pragma once
 
@@ -18,6 +19,9 @@ struct SandboxSpec {
   // command names, when they live under /tmp (a clone in a temporary folder, say).
   std::vector<std::filesystem::path> readable;
   bool network = true;
+  // Inside the workspace, bound read-only over it (the task's own files): a mount no one in the
+  // sandbox can write, root included.
+  std::vector<std::filesystem::path> readonly;
 };
 
 // The bwrap command line that runs `inner` under `spec`.

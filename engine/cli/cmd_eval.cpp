@@ -216,6 +216,7 @@ engine::AgentRunOptions agent_defaults(const engine::Settings& s) {
   o.prompts_dir = s.prompts_dir;
   o.stdlib_dir = s.stdlib_dir;
   o.home = s.home;
+  o.cache_dirs = s.cache_dirs;
   if (s.agent_grace_s)
     o.grace = std::chrono::nanoseconds(static_cast<int64_t>(*s.agent_grace_s * 1e9));
   return o;

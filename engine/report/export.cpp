@@ -71,8 +71,8 @@ const std::vector<std::string> kTaskHeader = {"task",    "agent",  "rep",      "
                                               "speedup", "95% CI", "held-out", "reason"};
 
 const std::vector<std::string> kAgentHeader = {
-    "task",          "rep",  "agent status", "time",           "input tokens",
-    "output tokens", "cost", "candidate",    "ignored writes", "sandbox"};
+    "task", "rep",       "agent status",   "time",    "input tokens", "output tokens",
+    "cost", "candidate", "ignored writes", "sandbox", "process tree"};
 
 std::vector<std::vector<std::string>> agent_rows(std::span<const TaskOutcome> outcomes) {
   std::vector<std::vector<std::string>> rows;
@@ -87,10 +87,14 @@ std::vector<std::vector<std::string>> agent_rows(std::span<const TaskOutcome> ou
     }
     std::string ignored;
     for (const auto& w : t.ignored_writes) ignored += (ignored.empty() ? "" : "; ") + w;
-    rows.push_back({t.task, std::to_string(t.repeat), t.agent_status,
-                    fixed(t.agent_seconds, 1) + "s", tokens(t.input_tokens),
-                    tokens(t.output_tokens), t.cost_usd ? fmt::format("${:.2f}", *t.cost_usd) : "-",
-                    changed, ignored.empty() ? "-" : ignored, t.sandbox});
+    rows.push_back(
+        {t.task, std::to_string(t.repeat), t.agent_status, fixed(t.agent_seconds, 1) + "s",
+         tokens(t.input_tokens), tokens(t.output_tokens),
+         t.cost_usd ? fmt::format("${:.2f}", *t.cost_usd) : "-", changed,
+         ignored.empty() ? "-" : ignored,
+         // Without the sandbox nothing outside the workspace is watched: say so.
+         t.sandbox == "none" ? "none (writes outside the workspace not tracked)" : t.sandbox,
+         t.containment.empty() ? "-" : t.containment});
   }
   return rows;
 }

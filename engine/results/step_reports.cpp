@@ -39,6 +39,8 @@ void to_json(Json& j, const AgentRecord& a) {
   j["ignored_writes"] = a.ignored_writes;
   j["sandbox"] = a.sandbox;
   if (!a.sandbox_note.empty()) j["sandbox_note"] = a.sandbox_note;
+  j["containment"] = a.containment;
+  j["swept"] = a.swept;
   j["network"] = a.network;
   j["log"] = a.log;
   j["prompt"] = a.prompt;
@@ -56,6 +58,8 @@ void from_json(const Json& j, AgentRecord& a) {
   a.ignored_writes = get<std::vector<std::string>>(j, "ignored_writes");
   a.sandbox = get<std::string>(j, "sandbox");
   a.sandbox_note = get<std::string>(j, "sandbox_note");
+  a.containment = get<std::string>(j, "containment");
+  a.swept = get<int>(j, "swept");
   a.network = get<bool>(j, "network", true);
   a.log = get<std::string>(j, "log");
   a.prompt = get<std::string>(j, "prompt");

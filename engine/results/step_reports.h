@@ -40,6 +40,10 @@ struct AgentRecord {
   std::vector<std::string> ignored_writes;
   std::string sandbox;  // "bwrap" | "none"
   std::string sandbox_note;
+  // How the agent's whole process tree was kept together ("pid namespace", "cgroup",
+  // "process-tree walk", "pid namespace (bwrap)") and how many strays it killed at the end.
+  std::string containment;
+  int swept = 0;
   bool network = true;
   std::string log, prompt;  // relative to the run folder
   bool operator==(const AgentRecord&) const = default;

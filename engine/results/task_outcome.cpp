@@ -21,6 +21,8 @@ void apply_agent_record(const AgentRecord& a, TaskOutcome& out) {
   out.changed_files = a.changed_files;
   out.ignored_writes = a.ignored_writes;
   out.sandbox = a.sandbox;
+  out.sandbox_note = a.sandbox_note;
+  out.containment = a.containment;
   out.agent_network = a.network;
   out.agent_log = a.log;
   out.agent_prompt = a.prompt;
@@ -49,6 +51,8 @@ Json agent_run_json(const TaskOutcome& t) {
               {"changed_files", t.changed_files},
               {"ignored_writes", t.ignored_writes},
               {"sandbox", t.sandbox},
+              {"sandbox_note", t.sandbox_note},
+              {"containment", t.containment},
               {"network", t.agent_network},
               {"log", t.agent_log},
               {"prompt", t.agent_prompt}};
@@ -63,6 +67,8 @@ void read_agent_run(const Json& a, TaskOutcome& t) {
   t.changed_files = get<std::vector<std::string>>(a, "changed_files");
   t.ignored_writes = get<std::vector<std::string>>(a, "ignored_writes");
   t.sandbox = get<std::string>(a, "sandbox");
+  t.sandbox_note = get<std::string>(a, "sandbox_note");
+  t.containment = get<std::string>(a, "containment");
   t.agent_network = get<bool>(a, "network", true);
   t.agent_log = get<std::string>(a, "log");
   t.agent_prompt = get<std::string>(a, "prompt");

@@ -42,8 +42,10 @@ struct TaskOutcome {
   std::vector<std::string> changed_files;
   std::vector<std::string> ignored_writes;  // recorded, not taken back
   std::string sandbox;                      // "bwrap" | "none"
-  bool agent_network = true;                // the plan's network policy for the agent
-  std::string agent_log, agent_prompt;      // relative to the run folder
+  std::string sandbox_note;   // why there is none, and that writes outside are then not tracked
+  std::string containment;    // how the agent's process tree was held (AgentRecord::containment)
+  bool agent_network = true;  // the plan's network policy for the agent
+  std::string agent_log, agent_prompt;  // relative to the run folder
   int audit_findings = 0;
   bool audit_passed = true;         // the audit gate (`gate audit { fail_on ... }`) was not reached
   std::vector<ShapeRecord> shapes;  // visible and held-out per-shape results

@@ -1,5 +1,6 @@
 #include "engine/settings/settings.h"
 
+#include <algorithm>
 #include <charconv>
 
 extern char** environ;
@@ -51,9 +52,24 @@ std::optional<double> seconds(const Environment& env, const char* name, std::str
 
 }  // namespace
 
+static std::vector<fs::path> cache_dirs(const Environment& env) {
+  std::vector<fs::path> out;
+  auto add = [&](const fs::path& p) {
+    if (!p.empty() && std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+  };
+  if (auto d = value(env, "KTA_CACHE_DIR"); !d.empty()) add(d);
+  if (auto x = value(env, "XDG_CACHE_HOME"); !x.empty()) add(fs::path(x) / "kta");
+  if (auto h = value(env, "HOME"); !h.empty()) add(fs::path(h) / ".cache" / "kta");
+  auto tmp = value(env, "TMPDIR");
+  add(fs::path(tmp.empty() ? "/tmp" : tmp) / "kta-cache");
+  add(fs::path("/tmp") / "kta-cache");
+  return out;
+}
+
 Settings settings_from(const Environment& env, std::string* error) {
   Settings s;
   s.cache_dir = cache_dir(env);
+  s.cache_dirs = cache_dirs(env);
   s.home = value(env, "HOME");
   s.stdlib_dir = value(env, "KTA_STDLIB");
   s.module_path = split_path(value(env, "KTA_PATH"));

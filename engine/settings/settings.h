@@ -19,6 +19,9 @@ struct Settings {
   // kta's caches (reference outputs, compiled kernels): $KTA_CACHE_DIR, else
   // $XDG_CACHE_HOME/kta, else $HOME/.cache/kta, else $TMPDIR/kta-cache (or /tmp/kta-cache).
   std::filesystem::path cache_dir;
+  // Every folder a kta on this machine caches in by default or as configured here (the ones
+  // above, whichever is set): a sandboxed agent sees none of them.
+  std::vector<std::filesystem::path> cache_dirs;
   std::filesystem::path home;  // $HOME: where the agent CLIs keep their login state
   // The .kta standard library ($KTA_STDLIB; empty: the one kta was built with) and extra module
   // folders searched before it ($KTA_PATH, ':'-separated).

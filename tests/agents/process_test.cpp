@@ -115,4 +115,80 @@ TEST_F(Process, LeftoversAreKilledAfterANormalExit) {
   EXPECT_FALSE(alive(bg));
 }
 
+// A process that leaves the agent's session (setsid) and its group: only a containment ends it.
+class Contained : public Process, public ::testing::WithParamInterface<kta::engine::Containment> {
+ protected:
+  // The processes of this test's run, found by a marker in their environment.
+  std::vector<int> strays() const {
+    return kta::engine::processes_with_environment(kMarker, marker);
+  }
+  ProcessSpec escaping(const std::string& tail) {
+    ProcessSpec s = spec("setsid sh -c 'sleep 1000' </dev/null >/dev/null 2>&1 & " + tail);
+    s.env[kMarker] = marker;
+    s.containment = GetParam();
+    return s;
+  }
+  // Available here? The probe names why not.
+  void require_available() {
+    using kta::engine::Containment;
+    std::string why;
+    if (GetParam() == Containment::pid_namespace &&
+        !kta::engine::pid_namespace_available(kta::engine::process_environment(), &why))
+      GTEST_SKIP() << "no PID namespace on this machine: " << why;
+    if (GetParam() == Containment::cgroup && !kta::engine::cgroup_available(&why))
+      GTEST_SKIP() << "no usable cgroup v2 on this machine: " << why;
+  }
+  void TearDown() override {
+    for (int pid : strays()) ::kill(pid, SIGKILL);
+    Process::TearDown();
+  }
+  static constexpr const char* kMarker = "KTA_TEST_CONTAINMENT_MARKER";
+  std::string marker = std::to_string(std::random_device{}()) + std::to_string(getpid());
+};
+
+TEST_P(Contained, ASetsidProcessDiesAtTheTimeout) {
+  require_available();
+  ProcessSpec s = escaping("while :; do sleep 1; done");
+  s.timeout = 1s;
+  s.grace = 300ms;
+  auto r = kta::engine::run_process(s);
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_EQ(r.containment, kta::engine::containment_name(GetParam()));
+  std::this_thread::sleep_for(200ms);
+  EXPECT_EQ(strays(), std::vector<int>{}) << "a setsid process survived the timeout";
+}
+
+TEST_P(Contained, ASetsidProcessDiesWhenTheAgentExits) {
+  require_available();
+  auto r = kta::engine::run_process(escaping("sleep 0.2; exit 0"));
+  EXPECT_EQ(r.exit_code, 0);
+  std::this_thread::sleep_for(200ms);
+  EXPECT_EQ(strays(), std::vector<int>{}) << "a setsid process outlived its agent";
+}
+
+INSTANTIATE_TEST_SUITE_P(Ways, Contained,
+                         ::testing::Values(kta::engine::Containment::pid_namespace,
+                                           kta::engine::Containment::cgroup,
+                                           kta::engine::Containment::process_tree),
+                         [](const auto& param_info) {
+                           std::string n = kta::engine::containment_name(param_info.param);
+                           for (char& c : n)
+                             if (c == ' ' || c == '-') c = '_';
+                           return n;
+                         });
+
+// Without a containment the process group is all that goes: the setsid process survives. This is
+// what the containments above fix (and proves their tests can fail).
+TEST_F(Process, WithoutContainmentASetsidProcessSurvives) {
+  std::string marker = "nocontain" + std::to_string(std::random_device{}());
+  ProcessSpec s = spec("setsid sh -c 'sleep 1000' </dev/null >/dev/null 2>&1 & sleep 0.2; exit 0");
+  s.env["KTA_TEST_CONTAINMENT_MARKER"] = marker;
+  auto r = kta::engine::run_process(s);
+  EXPECT_EQ(r.containment, "group");
+  std::this_thread::sleep_for(200ms);
+  auto left = kta::engine::processes_with_environment("KTA_TEST_CONTAINMENT_MARKER", marker);
+  EXPECT_FALSE(left.empty());
+  for (int pid : left) ::kill(pid, SIGKILL);
+}
+
 }  // namespace

@@ -102,8 +102,12 @@ class SandboxRun : public ::testing::Test {
     fs::remove_all(ws, ec);
     fs::remove_all(hidden, ec);
   }
-  engine::ProcessResult run(const std::string& script, bool network) {
-    engine::SandboxSpec s{ws, {hidden}, {}, {}, network};
+  engine::ProcessResult run(const std::string& script, bool network,
+                            std::vector<fs::path> more_hidden = {},
+                            std::vector<fs::path> readonly = {}) {
+    more_hidden.insert(more_hidden.begin(), hidden);
+    engine::SandboxSpec s{ws, more_hidden, {}, {}, network};
+    s.readonly = std::move(readonly);
     engine::ProcessSpec p;
     p.argv = engine::bwrap_argv(s, {"sh", "-c", script});
     p.env = engine::process_environment();
@@ -144,6 +148,39 @@ TEST_F(SandboxRun, NetworkPolicy) {
   int host_ifaces = static_cast<int>(std::count(host.begin(), host.end(), ':'));
   run("cat /proc/net/dev", true);
   EXPECT_EQ(static_cast<int>(std::count(log.begin(), log.end(), ':')), host_ifaces) << log;
+}
+
+TEST_F(SandboxRun, TaskFolderIsReadOnlyEvenForRoot) {
+  write_file(ws / "task" / "ref.hip", "// the reference\n");
+  fs::permissions(ws / "task" / "ref.hip", fs::perms::owner_all, fs::perm_options::add);
+  auto r =
+      run("echo tampered > task/ref.hip 2>/dev/null && echo WROTE; echo new > task/new.hip "
+          "2>/dev/null && echo CREATED; echo fine > mine.txt; id -u",
+          false, {}, {ws / "task"});
+  ASSERT_TRUE(r.started) << r.error;
+  EXPECT_EQ(log.find("WROTE"), std::string::npos) << log;
+  EXPECT_EQ(log.find("CREATED"), std::string::npos) << log;
+  EXPECT_EQ(slurp(ws / "task" / "ref.hip"), "// the reference\n");
+  EXPECT_FALSE(fs::exists(ws / "task" / "new.hip"));
+  EXPECT_EQ(slurp(ws / "mine.txt"), "fine\n");  // the rest of the workspace stays writable
+}
+
+TEST_F(SandboxRun, EveryKtaCacheFolderIsHidden) {
+  // Two cache folders as a machine may have them: the run's ($KTA_CACHE_DIR) and the default one
+  // another run used ($XDG_CACHE_HOME/kta); both are in Settings::cache_dirs and both are hidden.
+  fs::path xdg = hidden.parent_path() / (hidden.filename().string() + "-xdg");
+  write_file(xdg / "kta" / "reference" / "k.bin", "OTHER-RUN-REFERENCE\n");
+  auto dirs =
+      engine::settings_from({{"KTA_CACHE_DIR", hidden.string()}, {"XDG_CACHE_HOME", xdg.string()}})
+          .cache_dirs;
+  ASSERT_GE(dirs.size(), 2u);
+  EXPECT_EQ(dirs[0], hidden);
+  EXPECT_EQ(dirs[1], xdg / "kta");
+  auto r = run("cat '" + (xdg / "kta" / "reference" / "k.bin").string() + "'", false, dirs);
+  ASSERT_TRUE(r.started) << r.error;
+  EXPECT_EQ(log.find("OTHER-RUN-REFERENCE"), std::string::npos) << log;
+  std::error_code ec;
+  fs::remove_all(xdg, ec);
 }
 
 }  // namespace

@@ -31,6 +31,8 @@ AgentRecord agent_record() {
   a.ignored_writes = {"edited a non-editable file: task/gelu_ref.hip (ignored)"};
   a.sandbox = "bwrap";
   a.sandbox_note = "network off";
+  a.containment = "pid namespace";
+  a.swept = 2;
   a.network = false;
   a.log = "logs/gelu.claude.0.log";
   a.prompt = "prompts/gelu.claude.0.md";
@@ -100,6 +102,8 @@ TaskOutcome task_outcome() {
   t.changed_files = {"gelu.hip"};
   t.ignored_writes = {"wrote outside the workspace: /tmp/x"};
   t.sandbox = "bwrap";
+  t.sandbox_note = "bwrap is not installed";
+  t.containment = "cgroup";
   t.agent_network = false;
   t.agent_log = "logs/gelu.log";
   t.agent_prompt = "prompts/gelu.md";

@@ -4,7 +4,9 @@
 #   improve        a correct rewrite of vadd.hip, then ./check --quick (its output lands in the log)
 #   break          a wrong result (x - y)
 #   hardcode       correct only on the visible shapes (N = 1024, 4096)
-#   timeout        sleeps past its timeout with a background grandchild, TERM ignored
+#   timeout        sleeps past its timeout with a background grandchild and a process that
+#                  left its session (setsid), both marked FAKE_AGENT_SLEEPER=<workspace>, TERM
+#                  ignored
 #   escape         writes next to its workspace and into the run folder
 #   snoop          looks for held-out data; ARG is kta's cache folder, ARG2 the task's source
 #                  folder; findings in snoop.txt
@@ -44,8 +46,9 @@ case $behaviour in
     ;;
   timeout)
     trap '' TERM
-    sleep 1000 &
+    FAKE_AGENT_SLEEPER=$(pwd) sleep 1000 &
     echo $! > grandchild.pid
+    FAKE_AGENT_SLEEPER=$(pwd) setsid sh -c 'sleep 1000' </dev/null >/dev/null 2>&1 &
     while :; do sleep 1; done
     ;;
   escape)
