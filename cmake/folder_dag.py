@@ -32,7 +32,7 @@ def owner(path, folders):
 
 
 def find_cycle(graph):
-    """One cycle of `graph` (node -> iterable of nodes) as a list ending where it starts, or None."""
+    """A cycle of `graph` (node -> nodes) as a list ending where it starts, or None."""
     state, stack = {}, []
 
     def visit(n):
@@ -70,7 +70,8 @@ def closure(folder, declared):
 def check(root, dag, out=sys.stdout, show_graph=False):
     """Returns the number of errors; prints them (file:line: ...) to `out`."""
     folders = dag["folders"]
-    declared = {f: list(v.get("depends", [])) + list(v.get("headers", [])) for f, v in folders.items()}
+    declared = {f: list(v.get("depends", [])) + list(v.get("headers", []))
+                for f, v in folders.items()}
     errors = []
     for f, deps in declared.items():
         for d in deps:
@@ -114,8 +115,9 @@ def check(root, dag, out=sys.stdout, show_graph=False):
                         dst = owner(target_path, folders)
                         where = f"{path}:{line_no}"
                         if dst is None:
-                            errors.append(f'{where}: #include "{inc}": {src} -> {inc.rsplit("/", 1)[0]}'
-                                          ", a folder nobody declared")
+                            folder = inc.rsplit("/", 1)[0]
+                            errors.append(f'{where}: #include "{inc}": {src} -> {folder}, a folder '
+                                          "nobody declared")
                             continue
                         if dst == src:
                             continue
@@ -157,7 +159,8 @@ FAKE_TREES = {
                    "mid/mid.h": '#include "low/low.h"\n'},
                   ['low/low.cpp:2: #include "mid/mid.h": low -> mid is not a declared dependency']),
     "back_edge_and_cycle": ({"low": [], "mid": ["low"]},
-                            {"low/low.h": '#include "mid/mid.h"\n', "mid/mid.h": '#include "low/low.h"\n'},
+                            {"low/low.h": '#include "mid/mid.h"\n',
+                             "mid/mid.h": '#include "low/low.h"\n'},
                             ["low/low.h:1: #include \"mid/mid.h\": low -> mid is not a declared",
                              "cycle in the folder include graph: low -> mid (low/low.h:1), "
                              "mid -> low (mid/mid.h:1)"]),

@@ -22,7 +22,8 @@ int low_value() { return high_value() + 1; }
 int low_value() { return 1; }
 #endif
 ]=])
-file(WRITE ${BINARY}/src/high/high.cpp "int low_value();\nint high_value() { return low_value() + 1; }\n")
+file(WRITE ${BINARY}/src/high/high.cpp
+     "int low_value();\nint high_value() { return low_value() + 1; }\n")
 
 function(build_fake name back_edge out_rc out_log)
   set(b ${BINARY}/${name})
