@@ -34,7 +34,7 @@ step("configuring" ${CMAKE_COMMAND} -S ${SOURCE} -B ${BINARY} -G Ninja
      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKTA_HIP_PLATFORM=amd -DKTA_WERROR=${WERROR}
      -DKTA_BUILD_ANALYZERS=OFF -DKTA_BUILD_BENCH=OFF)
 step("building" ${CMAKE_COMMAND} --build ${BINARY} --parallel ${jobs} --target kta_hip_rtc kta_hip
-     kta_hip_rtc_test kta_hip_loader_test)
+     kta_hip_rtc_linkcheck kta_hip_rtc_test kta_hip_loader_test)
 # The gtest cases of kta_hip_rtc_test (HipRtc*, HipSignature) and kta_hip_loader_test
 # (HipPluginLoader); the other hip tests need the kta binary, which this sub-build skips.
 step("the amd compile-gate and loader tests" ${CMAKE_COMMAND} -E env CTEST_OUTPUT_ON_FAILURE=1
