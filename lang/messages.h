@@ -80,7 +80,8 @@ namespace kta::lang {
   X(unknown_function, error, "unknown function '{}'")                                              \
   X(unknown_function_hint, error, "unknown function '{}'; did you mean '{}'?")                     \
   X(unknown_kind, error, "unknown task kind '{}'; expected hip2hip, triton2triton or torch2hip")   \
-  X(unknown_gate, error, "unknown gate '{}'; expected compile, correctness, performance or audit") \
+  X(unknown_gate, error,                                                                           \
+    "unknown gate '{}'; expected compile, correctness, performance, audit or heldout")             \
   X(unknown_argument, error, "'{}' has no parameter '{}'")                                         \
   X(unknown_argument_hint, error, "'{}' has no parameter '{}'; did you mean '{}'?")                \
   X(unknown_tensor, error, "unknown tensor '{}'")                                                  \

@@ -120,6 +120,9 @@ struct Gates {
   int correctness_seeds = 3;
   std::optional<double> min_speedup;         // performance gate; unset: timing only, no gate
   std::optional<std::string> audit_fail_on;  // "error" | "warning"; unset: audit is reporting only
+  // `gate heldout { require correct | none }`: a candidate wrong on held-out points fails the
+  // task (the default: a kernel that is wrong on shapes it was not shown is a wrong kernel).
+  bool heldout_require_correct = true;
 };
 
 // A held-out grid: explicit points, or a generator expanded by the engine from a run secret.

@@ -209,6 +209,11 @@ void gate_body(TaskContext& ctx, const ast::Setting& s) {
           ctx.task.gates.min_speedup = *v;
       }
     }
+  } else if (s.subject == "heldout") {
+    auto keys = body_keys(sema, s.block, {"require"}, where);
+    if (keys.count("require"))
+      if (auto w = sema.word(*keys["require"], {"correct", "none"}))
+        ctx.task.gates.heldout_require_correct = *w == "correct";
   } else {
     auto keys = body_keys(sema, s.block, {"fail_on"}, where);
     if (keys.count("fail_on"))
@@ -222,7 +227,8 @@ void check_gates(TaskContext& ctx) {
   DiagnosticEngine& d = ctx.diags();
   auto it = ctx.settings.find("gate");
   if (it == ctx.settings.end()) return;
-  static const std::vector<std::string> kGates = {"compile", "correctness", "performance", "audit"};
+  static const std::vector<std::string> kGates = {"compile", "correctness", "performance", "audit",
+                                                  "heldout"};
   std::set<std::string> gates;
   for (const ast::Setting* s : it->second) {
     if (std::find(kGates.begin(), kGates.end(), s->subject) == kGates.end()) {

@@ -41,6 +41,10 @@ TaskOutcome JobRunner::run() {
   if (gates_.heldout_candidate && gates_.heldout_baseline) {
     outcome_.quadrant = heldout_quadrant(*gates_.heldout_baseline, *gates_.heldout_candidate);
   }
+  // The held-out gate: correct on what it was shown, wrong on what it was not, is wrong.
+  if (outcome_.correct && gates_.heldout_candidate == false &&
+      job_.task.gates.heldout_require_correct)
+    outcome_.heldout_passed = false;
   return outcome_;
 }
 

@@ -50,6 +50,7 @@ std::string task_status(const TaskOutcome& t) {
   if (!t.correct) return "incorrect";
   if (!t.fast_enough) return "too slow";
   if (!t.audit_passed) return "audit fail";
+  if (!t.heldout_passed) return "held-out fail";
   return "pass";
 }
 
@@ -253,6 +254,10 @@ std::vector<std::vector<std::string>> figure_rows(const ScoreSummary& s) {
               {
                   {"compiled", std::to_string(s.compiled)},
                   {"correct", fmt::format("{} ({})", s.correct, percent(s.correctness_rate))},
+                  {"correct on held-out too",
+                   s.heldout_correctness_rate ? fmt::format("{} ({})", s.correct_heldout,
+                                                            percent(*s.heldout_correctness_rate))
+                                              : "-"},
               });
   for (const auto& [p, share] : s.fast_p)
     rows.push_back({fmt::format("fast_{}", p), percent(share)});

@@ -55,7 +55,10 @@ std::string format_run_summary(std::span<const TaskOutcome> outcomes,
   for (const auto& t : outcomes) {
     const JobSteps& js = by_job[{t.task, t.agent, t.repeat}];
     std::string agent = t.agent + (t.repeat > 0 ? fmt::format(" #{}", t.repeat) : "");
-    std::string correct = !t.compiled ? "-" : t.correct ? "ok" : "FAIL";
+    std::string correct = !t.compiled         ? "-"
+                          : !t.correct        ? "FAIL"
+                          : !t.heldout_passed ? "held-out FAIL"
+                                              : "ok";
     if (!t.skipped.empty()) {
       rows.push_back({t.task, t.kind, agent, "SKIP", "-", "-", "-", "-",
                       fmt::format("{:.1f}s", js.seconds), short_reason("skipped: " + t.skipped)});

@@ -33,6 +33,11 @@ std::string heldout_quadrant(bool baseline_correct, bool candidate_correct) {
   return candidate_correct ? "candidate improves" : "both fail";
 }
 
+std::optional<bool> correct_on_both(const TaskOutcome& t) {
+  if (!t.heldout_correct) return std::nullopt;
+  return t.correct && *t.heldout_correct;
+}
+
 double aka_task_score(const TaskOutcome& t) {
   if (!t.compiled) return 0;
   if (!t.correct) return 20;
@@ -99,6 +104,10 @@ void to_json(Json& j, const TaskOutcome& t) {
            {"repeat", t.repeat},
            {"compiled", t.compiled},
            {"correct", t.correct},
+           // Explicit twins of `correct` (visible, AgentKernelArena's) and heldout.correct.
+           {"correct_visible", t.correct},
+           {"correct_heldout", optional(t.heldout_correct)},
+           {"heldout_passed", t.heldout_passed},
            {"fast_enough", t.fast_enough},
            {"audit_passed", t.audit_passed},
            {"speedup", number(t.speedup)},
@@ -124,6 +133,7 @@ void from_json(const Json& j, TaskOutcome& t) {
   t.compiled = get<bool>(j, "compiled");
   t.correct = j.at("correct").get<bool>();
   t.fast_enough = get<bool>(j, "fast_enough");
+  t.heldout_passed = get<bool>(j, "heldout_passed", true);
   t.audit_passed = get<bool>(j, "audit_passed", true);
   t.speedup = get<double>(j, "speedup");
   if (auto ci = j.find("speedup_ci"); ci != j.end() && ci->is_array() && ci->size() == 2) {

@@ -26,7 +26,10 @@ struct TaskOutcome {
   std::optional<bool> baseline_heldout_correct;
   std::optional<bool> heldout_correct;
   std::optional<double> heldout_speedup;
-  std::string quadrant;        // see heldout_quadrant(); empty when held-out was not run
+  std::string quadrant;  // see heldout_quadrant(); empty when held-out was not run
+  // The held-out gate (`gate heldout { require correct }`, the default): false when the candidate,
+  // correct on the visible shapes, is wrong on held-out points and the task requires them.
+  bool heldout_passed = true;
   std::string failure_reason;  // first failing gate's reason; empty on success
   // Set when the task could not be evaluated on this device at all ("triton not available: ..."):
   // shown as skipped, left out of every figure (never counted as passed nor as failed).
@@ -59,7 +62,11 @@ void apply_agent_record(const AgentRecord& agent, TaskOutcome& out);
 // "both pass" | "candidate regresses" | "both fail" | "candidate improves".
 std::string heldout_quadrant(bool baseline_correct, bool candidate_correct);
 
+// Correct on the visible shapes and on the held-out points (unset when held-out was not run).
+std::optional<bool> correct_on_both(const TaskOutcome& t);
+
 // AgentKernelArena's per-task score: compile fail 0, correctness fail 20, else 120 + 100*speedup.
+// Visible correctness only, as AgentKernelArena computes it.
 double aka_task_score(const TaskOutcome& t);
 
 // results.json's task entry. The writer adds "aka_score" (derived); the reader ignores it.

@@ -28,6 +28,7 @@ ScoreSummary summarize_tasks(const std::vector<const TaskOutcome*>& tasks) {
     if (t->compiled) ++s.compiled;
     if (!t->correct) continue;
     ++s.correct;
+    if (correct_on_both(*t).value_or(false)) ++s.correct_heldout;
     for (auto& [p, share] : s.fast_p)
       if (measured(t->speedup) && t->speedup > p) share += 1;
     if (measured(t->speedup)) visible.push_back(t->speedup);
@@ -45,8 +46,10 @@ ScoreSummary summarize_tasks(const std::vector<const TaskOutcome*>& tasks) {
   s.correctness_rate = s.correct / n;
   for (auto& [p, share] : s.fast_p) share /= n;
   if (!visible.empty()) s.geomean_speedup = geomean(visible);
-  if (s.heldout_evaluated > 0)
+  if (s.heldout_evaluated > 0) {
     s.heldout_retention = static_cast<double>(retained) / s.heldout_evaluated;
+    s.heldout_correctness_rate = s.correct_heldout / n;
+  }
   if (!transfer_visible.empty())
     s.speedup_transfer = geomean(transfer_heldout) / geomean(transfer_visible);
   s.aka_score = aka_sum / n;
@@ -90,6 +93,8 @@ void to_json(Json& j, const ScoreSummary& s) {
            {"compiled", s.compiled},
            {"correct", s.correct},
            {"correctness_rate", number(s.correctness_rate)},
+           {"correct_heldout", s.correct_heldout},
+           {"heldout_correctness_rate", optional(s.heldout_correctness_rate)},
            {"fast_p", fast},
            {"geomean_speedup", optional(s.geomean_speedup)},
            {"geomean_speedup_over", "correct tasks"},
@@ -109,6 +114,8 @@ void from_json(const Json& j, ScoreSummary& s) {
   s.compiled = get<int>(j, "compiled");
   s.correct = get<int>(j, "correct");
   s.correctness_rate = get<double>(j, "correctness_rate");
+  s.correct_heldout = get<int>(j, "correct_heldout");
+  s.heldout_correctness_rate = get_optional<double>(j, "heldout_correctness_rate");
   if (auto it = j.find("fast_p"); it != j.end() && it->is_object())
     for (const auto& [p, share] : it->items())
       s.fast_p[std::stod(p)] = share.is_null() ? NAN : share.get<double>();

@@ -17,7 +17,11 @@ namespace kta::engine {
 struct ScoreSummary {
   int tasks = 0, compiled = 0, correct = 0;
   int skipped = 0;  // not evaluated on this device; not in `tasks` nor in any other figure
-  double correctness_rate = 0;  // correct / tasks
+  double correctness_rate = 0;  // correct / tasks (visible shapes: AgentKernelArena's figure)
+  // Tasks correct on the visible shapes and on the held-out points, and their share of all tasks
+  // (unset when no task ran held-out points).
+  int correct_heldout = 0;
+  std::optional<double> heldout_correctness_rate;
   std::map<double, double>
       fast_p;  // p in {0, 1, 1.5, 2}: share of ALL tasks correct && speedup > p
   std::optional<double> geomean_speedup;    // over correct tasks only; unset when none

@@ -202,12 +202,30 @@ TEST_F(ExecutorTest, WithinMeasurementSlackOfTheTargetPasses) {
   EXPECT_NEAR(out[0].speedup, 2.0 / 2.1, 0.01);
 }
 
+TEST_F(ExecutorTest, HeldOutGateOffLetsAHeldOutFailurePassTheTask) {
+  auto source = replay_plan({{"t", "hardcoded"}});
+  source.tasks[0].gates.heldout_require_correct = false;  // gate heldout { require none }
+  auto out = run(source);
+  EXPECT_TRUE(out[0].correct);
+  EXPECT_EQ(out[0].heldout_correct, std::optional<bool>(false));
+  EXPECT_TRUE(out[0].heldout_passed);
+}
+
+TEST_F(ExecutorTest, HeldOutGatePassesACorrectCandidate) {
+  auto out = run(replay_plan({{"t", "add_fast"}}));
+  EXPECT_TRUE(out[0].heldout_passed);
+  EXPECT_EQ(engine::correct_on_both(out[0]), std::optional<bool>(true));
+}
+
 TEST_F(ExecutorTest, HardCodedShapesPassVisibleAndFailHeldOut) {
   auto out = run(replay_plan({{"t", "hardcoded"}}));
   EXPECT_TRUE(out[0].correct);
   EXPECT_EQ(out[0].heldout_correct, std::optional<bool>(false));
   EXPECT_EQ(out[0].baseline_heldout_correct, std::optional<bool>(true));
   EXPECT_EQ(out[0].quadrant, "candidate regresses");
+  // The held-out gate (required by default) fails the task: wrong on unseen shapes is wrong.
+  EXPECT_FALSE(out[0].heldout_passed);
+  EXPECT_EQ(engine::correct_on_both(out[0]), std::optional<bool>(false));
   auto* s = step_of("t", "heldout-correctness");
   ASSERT_NE(s, nullptr);
   // Held-out values never appear in messages: only the point's index.

@@ -42,6 +42,26 @@ TEST_F(SemaTest, ValidTaskLowersToTheModel) {
   EXPECT_TRUE(t.file.is_absolute());
 }
 
+TEST_F(SemaTest, HeldoutGateRequiresCorrectByDefault) {
+  auto r = check(task_text(""));
+  ASSERT_TRUE(r) << out;
+  EXPECT_TRUE(r->tasks[0].gates.heldout_require_correct);
+  r = check(task_text("  gate heldout { require none }\n"));
+  ASSERT_TRUE(r) << out;
+  EXPECT_FALSE(r->tasks[0].gates.heldout_require_correct);
+  r = check(task_text("  gate heldout { require correct }\n"));
+  ASSERT_TRUE(r) << out;
+  EXPECT_TRUE(r->tasks[0].gates.heldout_require_correct);
+}
+
+TEST_F(SemaTest, HeldoutGateNamesABadValue) {
+  EXPECT_FALSE(check(task_text("  gate heldout { require mostly }\n")));
+  EXPECT_NE(out.find("'mostly'"), std::string::npos) << out;
+  EXPECT_NE(out.find("correct"), std::string::npos) << out;
+  EXPECT_FALSE(check(task_text("  gate heldout { min 3 }\n")));
+  EXPECT_NE(out.find("'min'"), std::string::npos) << out;
+}
+
 TEST_F(SemaTest, ConstantsAreInlinedIntoModelExpressions) {
   std::string text = task_text("  bytes BYTES_PER * N\n");
   text = "const BYTES_PER = 4 * 2\n" + text;

@@ -90,6 +90,7 @@ TaskOutcome task_outcome() {
   t.heldout_correct = false;
   t.heldout_speedup = 1.25;
   t.quadrant = heldout_quadrant(true, false);
+  t.heldout_passed = false;
   t.failure_reason = "heldout-correctness: NaN in the output";
   t.skipped = "triton not available";
   t.agent_seconds = 12.5;
