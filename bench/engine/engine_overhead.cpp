@@ -48,31 +48,16 @@ class TimingDevice : public engine::Device {
     add(t_.compile, since(t0));
     return res;
   }
-  engine::LaunchResult launch(uint64_t m, const std::vector<engine::KernelArg>& a,
-                              const engine::LaunchConfig& c) override {
+  engine::LaunchResult run(const engine::Invocation& inv) override {
     auto t0 = Clock::now();
-    auto res = d_->launch(m, a, c);
+    auto res = d_->run(inv);
     add(t_.launch, since(t0), &t_.launches);
     return res;
   }
-  engine::LaunchResult call(uint64_t m, const engine::LauncherArgs& a) override {
+  engine::TimedResult timed(std::span<const engine::Invocation> batch, bool f) override {
     auto t0 = Clock::now();
-    auto res = d_->call(m, a);
-    add(t_.launch, since(t0), &t_.launches);
-    return res;
-  }
-  engine::TimedResult timed_launch(uint64_t m, const std::vector<engine::KernelArg>& a,
-                                   const engine::LaunchConfig& c, bool f, int r) override {
-    auto t0 = Clock::now();
-    auto res = d_->timed_launch(m, a, c, f, r);
-    add(t_.timed_wall, since(t0), &t_.timed, res.seconds * r);
-    return res;
-  }
-  engine::TimedResult timed_call(uint64_t m, const engine::LauncherArgs& a, bool f,
-                                 int r) override {
-    auto t0 = Clock::now();
-    auto res = d_->timed_call(m, a, f, r);
-    add(t_.timed_wall, since(t0), &t_.timed, res.seconds * r);
+    auto res = d_->timed(batch, f);
+    add(t_.timed_wall, since(t0), &t_.timed, res.seconds * static_cast<double>(batch.size()));
     return res;
   }
   void synchronize() override { d_->synchronize(); }

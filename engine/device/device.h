@@ -4,12 +4,15 @@
 // candidate code runs on it.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "engine/runtime/kta/launch.h"
@@ -68,10 +71,6 @@ struct CompileRequest {
   CompileOptions options;
 };
 
-struct Diagnostic {
-  std::string text;  // compiler output, clang style, paths relative to the source's folder
-};
-
 struct CompileResult {
   bool ok = false;
   std::string error;  // named reason when !ok (e.g. "compile error", "signature mismatch: ...")
@@ -117,24 +116,68 @@ struct LauncherArgs {
   std::vector<ParamArg> init_args;  // torch module mode: the constructor's arguments at this point
 };
 
+// A kernel launch: its arguments and geometry.
+struct KernelLaunch {
+  std::vector<KernelArg> args;
+  LaunchConfig config;
+};
+
+// One run of a compiled entry: a kernel launch (kernel mode) or one call of a launcher or a
+// python runner's callable (every other mode).
+struct Invocation {
+  uint64_t module = 0;
+  std::variant<KernelLaunch, LauncherArgs> work;
+  const KernelLaunch* kernel() const { return std::get_if<KernelLaunch>(&work); }
+  const LauncherArgs* call() const { return std::get_if<LauncherArgs>(&work); }
+};
+
 struct TimedResult {
   LaunchResult status;
-  double seconds = 0;  // per launch
+  double seconds = 0;       // per launch, on the device's timer (DeviceInfo::timer)
+  double wall_seconds = 0;  // per launch on a wall clock, when the timer is not one (else 0)
   // The GPU's SM (graphics) and memory clocks read right after the sample, outside its timed
   // region; 0 when the platform does not expose them (the cpu device, no NVML/rocm-smi).
   double sm_clock_mhz = 0;
   double mem_clock_mhz = 0;
 };
 
+enum class DeviceKind { cpu, hip, python };
+inline const char* device_kind_name(DeviceKind k) {
+  return k == DeviceKind::cpu ? "cpu" : k == DeviceKind::hip ? "hip" : "python";
+}
+
+// The clock behind TimedResult::seconds.
+enum class DeviceTimer {
+  process_cpu,  // the device process's CPU time over all its threads (the cpu device): a
+                // competing process does not inflate it; wall time is kept beside it
+  events,       // GPU events around the work on the device's stream
+  steady,       // a monotonic wall clock
+};
+inline const char* device_timer_name(DeviceTimer t) {
+  return t == DeviceTimer::process_cpu ? "process-cpu"
+         : t == DeviceTimer::events    ? "gpu-events"
+                                       : "steady";
+}
+
 struct DeviceInfo {
   std::string name;  // "cpu (16 threads)", "NVIDIA H200"
-  std::string kind;  // "cpu" | "hip"
+  DeviceKind kind = DeviceKind::cpu;
   int warp_size = 64;
-  size_t l2_bytes = 0;  // 0: no cache to flush
+  size_t l2_bytes = 0;  // the largest cache a cold sample flushes (L2 of a GPU, LLC of a cpu)
   size_t shared_mem_per_block = 64 * 1024;
   int max_threads_per_block = 1024;
-  double peak_bandwidth = 0;  // bytes/s, measured; 0 when unknown
-  std::string details;        // architecture, clocks, runtime versions when known (hip device)
+  DeviceTimer timer = DeviceTimer::steady;
+  double timer_resolution = 0;  // seconds per tick of `timer`; 0: continuous
+  // The buffers are memory of the device's own (a GPU's): the engine's host data is staged
+  // through copies. False: the device works on host memory the engine can map.
+  bool own_memory = false;
+  // The physics floor's ceilings, measured by the device, per second of its timer; 0 when unknown.
+  double peak_bandwidth = 0;   // bytes/s streaming from DRAM (a GPU's copy; the cpu's read rate)
+  double cache_bandwidth = 0;  // bytes/s for data resident in its cache (0: not measured)
+  double peak_flops = 0;       // flop/s no real kernel exceeds (a generous architectural bound)
+  // How far above the measured peaks real work may go on this device before the floor fails it.
+  double physics_margin = 1.25;
+  std::string details;  // architecture, clocks, runtime versions when known (hip device)
 };
 
 class Device {
@@ -149,20 +192,34 @@ class Device {
   virtual void fill(Buffer dst, uint8_t byte) = 0;
 
   virtual CompileResult compile(const CompileRequest& request) = 0;
-  // Kernel mode: one launch. Synchronous: returns when the kernel finished or failed.
-  virtual LaunchResult launch(uint64_t module, const std::vector<KernelArg>& args,
-                              const LaunchConfig& config) = 0;
-  // Launcher mode: one call of the module's kta_launch entry.
-  virtual LaunchResult call(uint64_t module, const LauncherArgs& args) = 0;
+  // One launch or call. Synchronous: returns when the work finished or failed.
+  virtual LaunchResult run(const Invocation& invocation) = 0;
+  // One timed sample as the device's own timer sees it (DeviceInfo::timer): optionally flushes
+  // caches first (cold protocol), then runs the batch's invocations back to back (each with
+  // buffers of its own, batch protocol when more than one) and returns seconds per invocation.
+  // Every invocation must be of the same module. Timing lives inside the device so that the
+  // transport to a worker process never enters a measurement.
+  virtual TimedResult timed(std::span<const Invocation> batch, bool flush) = 0;
 
-  // One timed sample of a launch/call as the device's own timer sees it (events on GPU, a steady
-  // clock on cpu): optionally flushes caches first (cold protocol), then times `repeat`
-  // back-to-back launches (batch protocol when > 1) and returns seconds per launch. Timing lives
-  // inside the device so that the transport to a worker process never enters a measurement.
-  virtual TimedResult timed_launch(uint64_t module, const std::vector<KernelArg>& args,
-                                   const LaunchConfig& config, bool flush, int repeat) = 0;
-  virtual TimedResult timed_call(uint64_t module, const LauncherArgs& args, bool flush,
-                                 int repeat) = 0;
+  // Shorthands over run() and timed() for one kernel launch or call (tests, benchmarks).
+  LaunchResult launch(uint64_t module, const std::vector<KernelArg>& args,
+                      const LaunchConfig& config) {
+    return run(Invocation{module, KernelLaunch{args, config}});
+  }
+  LaunchResult call(uint64_t module, const LauncherArgs& args) {
+    return run(Invocation{module, args});
+  }
+  // `repeat` launches of the same arguments in one sample.
+  TimedResult timed_launch(uint64_t module, const std::vector<KernelArg>& args,
+                           const LaunchConfig& config, bool flush, int repeat = 1) {
+    std::vector<Invocation> batch(std::max(repeat, 1),
+                                  Invocation{module, KernelLaunch{args, config}});
+    return timed(batch, flush);
+  }
+  TimedResult timed_call(uint64_t module, const LauncherArgs& args, bool flush, int repeat = 1) {
+    std::vector<Invocation> batch(std::max(repeat, 1), Invocation{module, args});
+    return timed(batch, flush);
+  }
 
   virtual void synchronize() = 0;
 };
@@ -181,9 +238,11 @@ struct DeviceOptions {
       size_t(8) << 30;           // isolated: address-space limit of the worker (off under ASan)
   std::filesystem::path worker;  // isolated: the kta-worker binary; empty: found
   size_t fiber_stack_bytes = 128 * 1024;  // cpu: stack of each GPU thread of a synchronizing kernel
-  // isolated: what the worker hosts, "cpu" or "hip:N" ("cpu-staged": the cpu device with memory
-  // of its own, staged as a GPU's is; for tests of that path on machines without a GPU)
+  // isolated: what the worker hosts, "cpu" or "hip:N"
   std::string device = "cpu";
+  // The cpu device reports memory of its own (DeviceInfo::own_memory), so a worker stages
+  // buffers as it does a GPU's: the tests of that path on machines without a GPU.
+  bool cpu_own_memory = false;
 };
 
 // "cpu", "hip", "hip:N" or "auto" (a GPU when one is present, else cpu). Returns the concrete

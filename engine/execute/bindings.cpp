@@ -148,6 +148,22 @@ DeviceSet::DeviceSet(Device& device, const model::Task& task, const PointSpec& s
   }
 }
 
+size_t DeviceSet::bytes() const {
+  size_t total = 0;
+  for (const auto& b : buffers_) total += b.bytes;
+  return total;
+}
+
+size_t set_bytes(const model::Task& task, const PointSpec& spec) {
+  size_t total = 0;
+  for (size_t i = 0; i < task.tensors.size(); ++i) {
+    size_t n = 1;
+    for (int64_t d : spec.shapes[i]) n *= static_cast<size_t>(std::max<int64_t>(d, 0));
+    total += n * dtype_size(task.tensors[i].dtype);
+  }
+  return total;
+}
+
 DeviceSet::~DeviceSet() {
   for (const auto& b : buffers_) {
     try {
@@ -266,19 +282,19 @@ LaunchConfig DeviceSet::launch_config(const model::Entry& entry) const {
 
 // Launcher mode and the python runner's entries (module, function) are calls; only kernel mode
 // launches with a geometry.
+Invocation DeviceSet::invocation(const Impl& impl) const {
+  if (impl.entry.mode != model::EntryMode::kernel)
+    return Invocation{impl.module, launcher_args(impl.entry)};
+  return Invocation{impl.module, KernelLaunch{kernel_args(impl.entry), launch_config(impl.entry)}};
+}
+
 LaunchResult DeviceSet::launch(const Impl& impl) const {
-  if (impl.entry.mode != model::EntryMode::kernel) {
-    return impl.device->call(impl.module, launcher_args(impl.entry));
-  }
-  return impl.device->launch(impl.module, kernel_args(impl.entry), launch_config(impl.entry));
+  return impl.device->run(invocation(impl));
 }
 
 TimedResult DeviceSet::timed(const Impl& impl, bool flush, int repeat) const {
-  if (impl.entry.mode != model::EntryMode::kernel) {
-    return impl.device->timed_call(impl.module, launcher_args(impl.entry), flush, repeat);
-  }
-  return impl.device->timed_launch(impl.module, kernel_args(impl.entry), launch_config(impl.entry),
-                                   flush, repeat);
+  std::vector<Invocation> batch(std::max(repeat, 1), invocation(impl));
+  return impl.device->timed(batch, flush);
 }
 
 std::vector<KernelArg> declared_signature(const model::Task& task, const model::Entry& entry) {

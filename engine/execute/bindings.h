@@ -33,6 +33,8 @@ PointSpec make_point_spec(const model::Task& task, const model::ShapePoint& poin
 // Host data per task tensor: inputs and inouts drawn from their distributions, outputs empty.
 using HostSet = std::vector<HostTensor>;
 HostSet make_inputs(const model::Task& task, const PointSpec& spec, uint64_t seed);
+// Bytes of one set of the task's tensors at a point (inputs, outputs, inouts).
+size_t set_bytes(const model::Task& task, const PointSpec& spec);
 
 bool is_output(const model::Tensor& t);  // output or inout
 bool is_input(const model::Tensor& t);   // input or inout
@@ -53,8 +55,12 @@ class DeviceSet {
   HostSet download_outputs();
   HostSet download_inputs();
 
+  // One launch or call of `impl` on these buffers.
+  Invocation invocation(const Impl& impl) const;
   LaunchResult launch(const Impl& impl) const;
+  // One timed sample of `repeat` launches on these same buffers (batch sizing).
   TimedResult timed(const Impl& impl, bool flush, int repeat = 1) const;
+  size_t bytes() const;  // of all its buffers
 
  private:
   std::vector<KernelArg> kernel_args(const model::Entry& entry) const;

@@ -96,23 +96,11 @@ class PooledDevice : public Device {
   CompileResult compile(const CompileRequest& request) override {
     return guard([&] { return inner_->compile(request); });
   }
-  LaunchResult launch(uint64_t module, const std::vector<KernelArg>& args,
-                      const LaunchConfig& config) override {
-    return watch(guard([&] { return inner_->launch(module, args, config); }));
+  LaunchResult run(const Invocation& invocation) override {
+    return watch(guard([&] { return inner_->run(invocation); }));
   }
-  LaunchResult call(uint64_t module, const LauncherArgs& args) override {
-    return watch(guard([&] { return inner_->call(module, args); }));
-  }
-  TimedResult timed_launch(uint64_t module, const std::vector<KernelArg>& args,
-                           const LaunchConfig& config, bool flush, int repeat) override {
-    TimedResult t =
-        guard([&] { return inner_->timed_launch(module, args, config, flush, repeat); });
-    watch(t.status);
-    return t;
-  }
-  TimedResult timed_call(uint64_t module, const LauncherArgs& args, bool flush,
-                         int repeat) override {
-    TimedResult t = guard([&] { return inner_->timed_call(module, args, flush, repeat); });
+  TimedResult timed(std::span<const Invocation> batch, bool flush) override {
+    TimedResult t = guard([&] { return inner_->timed(batch, flush); });
     watch(t.status);
     return t;
   }

@@ -184,6 +184,9 @@ void JobRunner::apply_report(const StepRecord& rec) {
     case StepKind::visible_performance:
       outcome_.fast_enough = ok;
       if (const auto* p = std::get_if<PerformanceReport>(&report)) {
+        outcome_.inconclusive = p->verdict == GateVerdict::inconclusive;
+        if (outcome_.inconclusive) outcome_.fast_enough = false;
+        outcome_.speedup_noisy = p->unreliable > 0;
         if (p->speedup) {
           outcome_.speedup = p->speedup->estimate;
           outcome_.speedup_lo = p->speedup->lo;

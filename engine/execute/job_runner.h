@@ -13,8 +13,10 @@
 #include "engine/agents/agent_run.h"
 #include "engine/execute/bindings.h"
 #include "engine/execute/executor.h"
+#include "engine/execute/point_protocol.h"
 #include "engine/execute/reference_cache.h"
 #include "engine/execute/step_profile.h"
+#include "engine/measure/speedup.h"
 
 namespace kta::engine {
 
@@ -32,15 +34,6 @@ struct StepResult {
   std::vector<ShapeRecord> shapes;
 };
 
-// The measurement of one shape point in a performance step.
-struct PointTiming {
-  StepOutcome outcome = StepOutcome::ok;
-  std::string reason;
-  bool recheck_failed = false;
-  ShapeRecord rec;
-  std::optional<ShapeClocks> clocks;  // per role SM/memory clocks of the samples; unset: unreadable
-};
-
 // What the job's gates concluded so far, filled only from typed step records (so a resumed run
 // reaches the same state as an uninterrupted one).
 struct GateLedger {
@@ -48,8 +41,6 @@ struct GateLedger {
   bool visible_correct = false;
   std::optional<bool> heldout_baseline, heldout_candidate;
 };
-
-class InterleavedProtocol;
 
 class JobRunner {
  public:
@@ -70,10 +61,10 @@ class JobRunner {
   StepResult correctness(bool heldout);
   StepResult performance(bool heldout);
   StepResult audit();
-  PointTiming time_point(const Impl& base, const Impl& cand, const model::ShapePoint& point,
-                         const std::string& label, bool heldout,
-                         const InterleavedProtocol& protocol);
-  void speedup_verdict(const std::vector<double>& ratios, bool heldout, StepResult& r,
+  PointJob point_job(const Impl& base, const Impl& cand, const model::ShapePoint& point,
+                     const std::string& label, bool heldout, bool calibrate,
+                     const InterleavedProtocol& protocol);
+  void speedup_verdict(const std::vector<SpeedupInterval>& shapes, bool heldout, StepResult& r,
                        PerformanceReport& report) const;
 
   // Devices and compiled implementations, made on first use and remade after a failure. Python
@@ -89,6 +80,9 @@ class JobRunner {
   // trusted device. Null on failure, with `error` set.
   std::shared_ptr<const HostSet> reference(const PointSpec& spec, uint64_t seed,
                                            const HostSet& inputs, std::string* error);
+  // The reference run on the trusted device for any inputs (no cache: timing's fresh inputs).
+  std::shared_ptr<const HostSet> run_reference(const PointSpec& spec, const HostSet& inputs,
+                                               std::string* error);
   // How a point is named in messages: its values when visible, only its index when held-out.
   std::string point_label(const std::vector<model::ShapePoint>& points, size_t i,
                           bool heldout) const;

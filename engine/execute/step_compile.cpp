@@ -62,7 +62,7 @@ StepResult JobRunner::compile(const std::string& role) {
   if (done) {
     // What the role runs on: name, architecture, clocks, versions, and (hip) what opening took.
     DeviceInfo info = done->device->info();
-    report.device = DeviceRecord{info.name, info.kind, info.details};
+    report.device = DeviceRecord{info.name, device_kind_name(info.kind), info.details};
   } else {
     r.outcome = StepOutcome::fail;
     r.reason = error;

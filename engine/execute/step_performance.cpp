@@ -1,63 +1,20 @@
-// Step: performance on the visible (or held-out) shapes. Per point: baseline and candidate
-// interleaved under the cold protocol (the device flushes caches and times) or the batch one,
-// inputs rotating between two sets so memoizing by pointer or content gains nothing, candidate
-// outputs poisoned before every cold sample (batch: before a verification batch after the last
-// sample), and the outputs of the LAST timed launch re-checked against the reference
-// (correct-then-corrupt). Per-shape speedup = median ratio; task speedup = geometric mean with a
-// bootstrap interval.
+// Step: performance on the visible (or held-out) shapes. Each point is measured by its protocol
+// (engine/execute/point_protocol.h: cold or batch, fresh inputs for every launch, poisoned
+// outputs, a random timed launch verified, the physics floor). The task's speedup is the
+// geometric mean of the per-shape speedups, its interval combining theirs (engine/measure/
+// speedup.h); the performance gate compares that interval with min_speedup and nothing else.
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <memory>
+#include <cstdio>
 #include <optional>
-#include <span>
 
 #include "engine/execute/job_runner.h"
-#include "engine/execute/judge.h"
-#include "engine/measure/batch_size.h"
-#include "engine/measure/bootstrap.h"
-#include "engine/measure/protocol.h"
-#include "lang/eval.h"
-#include "lang/hash.h"
+#include "engine/execute/point_protocol.h"
+#include "engine/measure/speedup.h"
 
 namespace kta::engine {
 
 namespace {
-
-constexpr int kInputSets = 2;
-constexpr double kPhysicsMargin = 1.25;
-
-Sample to_sample(const TimedResult& t) {
-  Sample s;
-  s.ok = t.status.ok;
-  s.seconds = t.seconds;
-  s.error = t.status.error;
-  return s;
-}
-
-// The GPU clocks read after each timed sample of one role (0: not readable, never recorded).
-class ClockReadings {
- public:
-  void add(const TimedResult& t) {
-    if (t.sm_clock_mhz > 0) sm_.push_back(t.sm_clock_mhz);
-    if (t.mem_clock_mhz > 0) mem_.push_back(t.mem_clock_mhz);
-  }
-  bool empty() const { return sm_.empty(); }
-  // Over the last `counted` readings: the protocol counts the samples after its warm-up.
-  RoleClocks summary(int counted) const {
-    Stats sm = summarize(last(sm_, counted));
-    RoleClocks c{sm.median, sm.min, sm.max, sm.n, std::nullopt};
-    if (!mem_.empty()) c.mem_median = summarize(last(mem_, counted)).median;
-    return c;
-  }
-
- private:
-  static std::span<const double> last(const std::vector<double>& v, int n) {
-    size_t keep = n > 0 ? std::min(v.size(), size_t(n)) : v.size();
-    return std::span<const double>(v).last(keep);
-  }
-  std::vector<double> sm_, mem_;
-};
 
 // Median SM clocks of baseline and candidate further apart than this make a speedup suspect:
 // a launch-bound kernel's time follows the SM clock.
@@ -77,144 +34,32 @@ std::optional<Note> clock_note(const std::optional<ShapeClocks>& clocks, const s
   return Note{"clock_mismatch", buf};
 }
 
-// Within measurement noise of the target counts as meeting it.
-double gate_slack(const model::Timing& t) { return std::max(0.02, 2 * t.max_noise); }
+// The shape's interval, as the protocol computed it from its paired rounds.
+SpeedupInterval shape_interval(const PointTiming& pt) {
+  return shape_speedup(pt.rec.baseline->samples, pt.rec.candidate->samples);
+}
 
 }  // namespace
 
-// One point: inputs and reference outputs for both input sets, buffers on both devices, the
-// interleaved measurement, then the re-check of the candidate's last timed launch.
-PointTiming JobRunner::time_point(const Impl& base, const Impl& cand,
-                                  const model::ShapePoint& point, const std::string& label,
-                                  bool heldout, const InterleavedProtocol& protocol) {
-  const auto& task = job_.task;
-  PointTiming pt;
-  pt.rec.set = heldout ? PointSet::heldout : PointSet::visible;
-  pt.rec.point = point;
-  bool flush = task.timing.mode == model::Timing::Mode::cold;
-  bool has_inout = std::any_of(task.tensors.begin(), task.tensors.end(),
-                               [](const auto& t) { return t.role == model::TensorRole::inout; });
-  // Batch: back-to-back launches per sample, except where an inout would accumulate across them
-  // (the re-check of the last timed launch needs one launch on fresh inputs).
-  bool batch = !flush && !has_inout;
-  PointSpec spec = make_point_spec(task, point);
-  // The seeds the correctness step checked (memoized per job), so timing draws nothing new.
-  std::array<std::shared_ptr<const HostSet>, kInputSets> in, want;
-  for (int k = 0; k < kInputSets; ++k) {
-    in[k] = inputs(spec, static_cast<uint64_t>(k));
-    std::string error;
-    want[k] = reference(spec, static_cast<uint64_t>(k), *in[k], &error);
-    if (!want[k]) {
-      pt.outcome = StepOutcome::error;
-      pt.reason = error + " at " + label;
-      return pt;
-    }
-  }
-  std::array<std::unique_ptr<DeviceSet>, kInputSets> bs, cs;
-  std::optional<StepProfile::Span> upload_span;
-  upload_span.emplace(profile_, "upload");
-  for (int k = 0; k < kInputSets; ++k) {
-    bs[k] = std::make_unique<DeviceSet>(*base.device, task, spec);
-    cs[k] = std::make_unique<DeviceSet>(*cand.device, task, spec);
-    bs[k]->upload_inputs(*in[k]);
-    cs[k]->upload_inputs(*in[k]);
-  }
-  upload_span.reset();
-  // Each side gets as many launches per sample as make it last about a millisecond.
-  int repeat_a = 1, repeat_b = 1;
-  if (batch) {
-    auto span = profile_.span("batch sizing");
-    repeat_a = batch_repeat([&](int n) { return to_sample(bs[0]->timed(base, false, n)); });
-    repeat_b = batch_repeat([&](int n) { return to_sample(cs[0]->timed(cand, false, n)); });
-  }
-  int na = 0, nb = 0, last = 0;
-  ClockReadings clocks_a, clocks_b;
-  auto sample_a = [&] {
-    int k = na++ % kInputSets;
-    if (has_inout) bs[k]->upload_inputs(*in[k]);
-    TimedResult t = bs[k]->timed(base, flush, repeat_a);
-    clocks_a.add(t);
-    return to_sample(t);
+PointJob JobRunner::point_job(const Impl& base, const Impl& cand, const model::ShapePoint& point,
+                              const std::string& label, bool heldout, bool calibrate,
+                              const InterleavedProtocol& protocol) {
+  PointJob pj;
+  pj.task = &job_.task;
+  pj.base = &base;
+  pj.cand = &cand;
+  pj.spec = make_point_spec(job_.task, point);
+  pj.label = label;
+  pj.heldout = heldout;
+  pj.calibrate = calibrate;
+  pj.protocol = &protocol;
+  pj.profile = &profile_;
+  pj.launches = &launches_;
+  PointSpec spec = pj.spec;
+  pj.reference = [this, spec](const HostSet& inputs, std::string* error) {
+    return run_reference(spec, inputs, error);
   };
-  auto sample_b = [&] {
-    int k = nb++ % kInputSets;
-    if (has_inout) cs[k]->upload_inputs(*in[k]);
-    // Cold: poisoned before every sample, so a launch that skips work when its outputs already
-    // look computed is timed skipping and caught. Batch: nothing runs between samples but the
-    // timed work (a poison before each sample moved a 1 us kernel's median by 0.2% and doubled
-    // its run-to-run spread on the H200); a poisoned verification batch follows instead. Inside a
-    // batch a skip would hide either way: one poison per batch is all a kernel can see.
-    if (!batch) cs[k]->poison_outputs(launches_++);
-    last = k;
-    TimedResult t = cs[k]->timed(cand, flush, repeat_b);
-    clocks_b.add(t);
-    return to_sample(t);
-  };
-  InterleavedProtocol::Outcome m;
-  {
-    auto span = profile_.span("sampling");
-    m = protocol.run(sample_a, sample_b);
-  }
-  if (!clocks_a.empty() && !clocks_b.empty())
-    pt.clocks = ShapeClocks{clocks_a.summary(m.a.n), clocks_b.summary(m.b.n)};
-  if (m.failed) {
-    pt.outcome = StepOutcome::fail;
-    pt.reason = "timed launch failed at " + label + ": " +
-                (heldout ? mask_numbers(m.stop_reason) : m.stop_reason);
-    return pt;
-  }
-  if (batch) {
-    // The verification batch: poisoned outputs, the same graph, its time not counted.
-    cs[last]->poison_outputs(launches_++);
-    TimedResult v = cs[last]->timed(cand, false, repeat_b);
-    if (!v.status.ok) {
-      pt.outcome = StepOutcome::fail;
-      pt.reason = "timed launch failed at " + label + ": candidate verification batch failed: " +
-                  (heldout ? mask_numbers(v.status.error) : v.status.error);
-      return pt;
-    }
-  }
-  // Correct-then-corrupt: the outputs of the last timed launch must still be right.
-  CheckResult c;
-  {
-    auto span = profile_.span("re-check");
-    c = judge(task, *in[last], cs[last]->download_inputs(), cs[last]->download_outputs(),
-              *want[last], pt.rec);
-  }
-  pt.rec.correct = c.correct;
-  pt.rec.baseline = m.a;
-  pt.rec.candidate = m.b;
-  pt.rec.speedup = m.speedup;
-  if (task.bytes && m.b.median > 0) {
-    pt.rec.throughput = lang::eval_number(task.bytes, point, task) / m.b.median;
-  }
-  if (task.flops && m.b.median > 0) {
-    pt.rec.flop_rate = lang::eval_number(task.flops, point, task) / m.b.median;
-  }
-  // Physics floor: under the cold protocol every compulsory byte comes from DRAM, so a rate far
-  // above the device's measured copy peak means the kernel skipped work (or the timer was
-  // fooled). The margin covers read-heavy kernels that beat a copy's mixed traffic; batch
-  // samples are exempt, since their data may legitimately stay in the L2.
-  double peak = cand.device->info().peak_bandwidth;
-  if (pt.rec.throughput && peak > 0 && flush && *pt.rec.throughput > kPhysicsMargin * peak) {
-    char buf[200];
-    std::snprintf(buf, sizeof buf,
-                  "physics floor: %.2f TB/s is above %.2fx the device's measured copy peak "
-                  "(%.2f TB/s)",
-                  *pt.rec.throughput * 1e-12, kPhysicsMargin, peak * 1e-12);
-    pt.rec.reason = buf;
-    pt.outcome = StepOutcome::fail;
-    pt.reason = pt.rec.reason + " at " + label;
-    return pt;
-  }
-  if (!c.correct) {
-    pt.recheck_failed = true;
-    pt.rec.reason =
-        "outputs of the last timed launch are wrong: " + (heldout ? c.blind_reason : c.reason);
-    pt.outcome = StepOutcome::fail;
-    pt.reason = pt.rec.reason + " at " + label;
-  }
-  return pt;
+  return pj;
 }
 
 StepResult JobRunner::performance(bool heldout) {
@@ -230,19 +75,26 @@ StepResult JobRunner::performance(bool heldout) {
     return r;
   }
   DeviceInfo info = cand->device->info();
-  InterleavedProtocol protocol(task.timing, TimerResolution{info.kind == "hip" ? 1e-6 : 0.0});
-  std::vector<double> ratios;
+  InterleavedProtocol protocol(task.timing, TimerResolution{info.timer_resolution});
   PerformanceReport report;
+  report.clock = device_timer_name(info.timer);
+  std::vector<SpeedupInterval> shapes;
   std::vector<std::optional<ShapeClocks>> clocks;
   for (size_t i = 0; i < points.size(); ++i) {
     std::string label = point_label(points, i, heldout);
-    PointTiming pt = time_point(*base, *cand, points[i], label, heldout, protocol);
+    // The first visible point also measures the baseline against itself (A B A').
+    bool calibrate = !heldout && i == 0;
+    auto measurement = make_point_protocol(
+        point_job(*base, *cand, points[i], label, heldout, calibrate, protocol));
+    PointTiming pt = measurement->run();
     report.recheck_failed = report.recheck_failed || pt.recheck_failed;
-    if (pt.rec.speedup) {
-      ratios.push_back(*pt.rec.speedup);
+    if (pt.rec.speedup && pt.timing) {
+      shapes.push_back(shape_interval(pt));
+      report.timing.push_back(*pt.timing);
       r.shapes.push_back(pt.rec);
       clocks.push_back(pt.clocks);
       if (auto note = clock_note(pt.clocks, label)) report.notes.push_back(*note);
+      report.notes.insert(report.notes.end(), pt.notes.begin(), pt.notes.end());
     }
     if (pt.outcome != StepOutcome::ok) {
       r.outcome = pt.outcome;
@@ -254,41 +106,77 @@ StepResult JobRunner::performance(bool heldout) {
       break;
     }
   }
+  if (!task.bytes && !task.flops)
+    report.notes.push_back({"physics_floor_skipped",
+                            "the task declares neither bytes nor flops: no physics floor applies"});
   // Clocks only where some shape read them: absent, never zeros, on devices that cannot.
   if (std::any_of(clocks.begin(), clocks.end(), [](const auto& c) { return c.has_value(); }))
     report.clocks = std::move(clocks);
-  // Achieved bandwidth as a share of the device's measured copy peak, per timed shape.
+  // Achieved bandwidth as a share of the device's measured peak, per timed shape.
   if (info.peak_bandwidth > 0 && task.bytes) {
     report.peak_bandwidth = info.peak_bandwidth;
     for (const auto& rec : r.shapes)
       report.percent_of_peak.push_back(
           rec.throughput ? 100.0 * *rec.throughput / info.peak_bandwidth : 0.0);
   }
-  if (!ratios.empty() && r.outcome == StepOutcome::ok) speedup_verdict(ratios, heldout, r, report);
+  if (!shapes.empty() && r.outcome == StepOutcome::ok) speedup_verdict(shapes, heldout, r, report);
   r.payload.report = std::move(report);
   return r;
 }
 
-// Task speedup (geomean with a bootstrap interval) and the performance gate.
-void JobRunner::speedup_verdict(const std::vector<double>& ratios, bool heldout, StepResult& r,
-                                PerformanceReport& report) const {
+// The task's speedup (geometric mean over shapes, the interval combining theirs) and the gate:
+// an interval wholly below min_speedup fails, any other passes; when the speedup rests on an
+// unreliable shape, only an interval (widened by the calibration's offset) wholly on one side
+// decides, and one that straddles the target is inconclusive, neither pass nor fail.
+void JobRunner::speedup_verdict(const std::vector<SpeedupInterval>& shapes, bool heldout,
+                                StepResult& r, PerformanceReport& report) const {
   const auto& task = job_.task;
-  std::string h = lang::ContentHasher().field("ci", job_.id()).hex();
-  Interval ci = geomean_ci(ratios, std::stoull(h.substr(0, 16), nullptr, 16));
-  report.speedup = SpeedupEstimate{ci.estimate, ci.lo, ci.hi};
-  report.shapes = static_cast<int>(ratios.size());
+  SpeedupInterval s = combined_speedup(shapes);
+  report.speedup = SpeedupEstimate{s.estimate, s.lo, s.hi};
+  report.shapes = static_cast<int>(shapes.size());
+  auto [lo, hi] =
+      std::minmax_element(shapes.begin(), shapes.end(),
+                          [](const auto& a, const auto& b) { return a.estimate < b.estimate; });
+  report.shape_min = lo->estimate;
+  report.shape_max = hi->estimate;
+  std::string first_unreliable;
+  for (const auto& t : report.timing) {
+    if (t.reliable) continue;
+    ++report.unreliable;
+    if (first_unreliable.empty()) first_unreliable = t.unreliable;
+  }
   if (!task.gates.min_speedup || heldout) return;
   double need = *task.gates.min_speedup;
   report.min_speedup = need;
-  // Fails only when the whole interval lies below the target (less the measurement slack):
-  // a candidate indistinguishable from the target under the run's noise is not failed.
-  if (ci.hi < need * (1 - gate_slack(task.timing))) {
+  // An unreliable shape widens the interval by its calibration's offset: the verdict stands when
+  // even that stays on one side of the target, and is inconclusive when it straddles it.
+  double bias = 0;
+  for (const auto& t : report.timing)
+    if (t.calibration) bias = std::max(bias, std::abs(*t.calibration - 1));
+  bool reliable = report.unreliable == 0 && s.has_interval();
+  double hi_bound = reliable ? s.hi : s.hi * (1 + bias);
+  double lo_bound = reliable ? s.lo : s.lo / (1 + bias);
+  char buf[320];
+  if (s.has_interval() && hi_bound < need) {
+    report.verdict = GateVerdict::fail;
     r.outcome = StepOutcome::fail;
-    char buf[160];
     std::snprintf(buf, sizeof buf, "slower than required: speedup %.3fx [%.3f, %.3f] < %.2fx",
-                  ci.estimate, ci.lo, ci.hi, need);
+                  s.estimate, s.lo, s.hi, need);
     r.reason = buf;
+    return;
   }
+  if (!reliable && !(s.has_interval() && lo_bound >= need)) {
+    report.verdict = GateVerdict::inconclusive;
+    std::snprintf(buf, sizeof buf,
+                  "inconclusive: speedup %.3fx [%.3f, %.3f] against %.2fx rests on %d unreliable "
+                  "shape%s (%s)",
+                  s.estimate, s.lo, s.hi, need, report.unreliable,
+                  report.unreliable == 1 ? "" : "s",
+                  first_unreliable.empty() ? "one round: no interval" : first_unreliable.c_str());
+    r.reason = buf;
+    return;
+  }
+  report.verdict = GateVerdict::pass;
 }
 
 }  // namespace kta::engine

@@ -26,7 +26,7 @@ namespace {
 struct Series {
   const char* name;
   const std::function<Sample()>& take;
-  std::vector<double> seconds;
+  std::vector<double> seconds, wall;
   Stats stats() const { return summarize(seconds); }
 };
 
@@ -36,7 +36,10 @@ std::optional<std::string> sample_into(Series& s, bool keep) {
   if (!x.ok) return fmt::format("{} sample failed: {}", s.name, x.error);
   if (!std::isfinite(x.seconds) || x.seconds < 0)
     return fmt::format("{} sample returned an invalid time ({})", s.name, x.seconds);
-  if (keep) s.seconds.push_back(x.seconds);
+  if (keep) {
+    s.seconds.push_back(x.seconds);
+    if (x.wall_seconds > 0) s.wall.push_back(x.wall_seconds);
+  }
   return std::nullopt;
 }
 
@@ -47,7 +50,7 @@ StopState failed(std::string why) {
   return st;
 }
 
-// One sample of each series, in order (A B for the interleaved protocol).
+// One sample of each series, in order (A B, or A B A').
 std::optional<std::string> sample_round(const std::vector<Series*>& series, bool keep) {
   for (Series* s : series)
     if (auto err = sample_into(*s, keep)) return err;
@@ -111,25 +114,23 @@ InterleavedProtocol::InterleavedProtocol(const model::Timing& timing, TimerResol
                                          Clock clock)
     : timing_(timing), resolution_(resolution), clock_(std::move(clock)) {}
 
-InterleavedProtocol::Outcome InterleavedProtocol::run(const std::function<Sample()>& a,
-                                                      const std::function<Sample()>& b) const {
-  Series base{"baseline", a, {}}, cand{"candidate", b, {}};
+InterleavedProtocol::Outcome InterleavedProtocol::run(
+    const std::function<Sample()>& a, const std::function<Sample()>& b,
+    const std::function<Sample()>* calibration) const {
+  Series base{"baseline", a, {}, {}}, cand{"candidate", b, {}, {}};
+  std::optional<Series> again;
+  std::vector<Series*> series = {&base, &cand};
+  if (calibration) series.push_back(&again.emplace(Series{"baseline again", *calibration, {}, {}}));
   Outcome out;
-  static_cast<StopState&>(out) = measure({&base, &cand}, timing_, resolution_, clock_);
+  static_cast<StopState&>(out) = measure(series, timing_, resolution_, clock_);
   out.a = base.stats();
   out.b = cand.stats();
-  if (!out.failed && out.b.median > 0) out.speedup = out.a.median / out.b.median;
-  return out;
-}
-
-SingleProtocol::SingleProtocol(const model::Timing& timing, TimerResolution resolution, Clock clock)
-    : timing_(timing), resolution_(resolution), clock_(std::move(clock)) {}
-
-SingleProtocol::Outcome SingleProtocol::run(const std::function<Sample()>& sample) const {
-  Series only{"sample", sample, {}};
-  Outcome out;
-  static_cast<StopState&>(out) = measure({&only}, timing_, resolution_, clock_);
-  out.stats = only.stats();
+  if (base.wall.size() == base.seconds.size()) out.a_wall = summarize(base.wall);
+  if (cand.wall.size() == cand.seconds.size()) out.b_wall = summarize(cand.wall);
+  if (again) out.calibration = again->stats();
+  if (out.failed) return out;
+  out.speedup = shape_speedup(base.seconds, cand.seconds);
+  if (again) out.calibration_ratio = shape_speedup(base.seconds, again->seconds);
   return out;
 }
 

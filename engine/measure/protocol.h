@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 
+#include "engine/measure/speedup.h"
 #include "engine/measure/stats.h"
 #include "lang/model.h"
 
@@ -26,8 +27,9 @@ namespace kta::engine {
 // One timed sample as a device reports it. A failed sample aborts the measurement.
 struct Sample {
   bool ok = true;
-  double seconds = 0;
+  double seconds = 0;  // on the device's timer (the cpu device: its process's CPU time)
   std::string error;
+  double wall_seconds = 0;  // the same sample on a wall clock, where the timer is another one
 };
 
 // Granularity of the timer behind the samples; 0 = continuous (no noise floor).
@@ -48,34 +50,23 @@ struct StopState {
   std::string stop_reason;  // "noise 0.31% <= 0.50% after 12 samples", "budget 2.0 s ...", error
 };
 
-// Baseline (A) and candidate (B) interleaved in one run.
+// Baseline (A) and candidate (B) interleaved in one run, round by round: A B, or A B A' with a
+// calibration series A' (the baseline again) whose ratio A / A' should read 1.
 class InterleavedProtocol {
  public:
   struct Outcome : StopState {
     Stats a, b;
-    double speedup = 0;  // median(a) / median(b); 0 when failed
+    std::optional<Stats> calibration;  // A' when asked for
+    // Wall-clock twins of a and b (empty when the timer is a wall clock).
+    Stats a_wall, b_wall;
+    SpeedupInterval speedup;                           // paired rounds a_i / b_i; 0 when failed
+    std::optional<SpeedupInterval> calibration_ratio;  // paired a_i / a'_i
   };
 
   InterleavedProtocol(const model::Timing& timing, TimerResolution resolution,
                       Clock clock = steady_clock_seconds());
-  Outcome run(const std::function<Sample()>& a, const std::function<Sample()>& b) const;
-
- private:
-  model::Timing timing_;
-  TimerResolution resolution_;
-  Clock clock_;
-};
-
-// One implementation timed on its own (same rules, one series).
-class SingleProtocol {
- public:
-  struct Outcome : StopState {
-    Stats stats;
-  };
-
-  SingleProtocol(const model::Timing& timing, TimerResolution resolution,
-                 Clock clock = steady_clock_seconds());
-  Outcome run(const std::function<Sample()>& sample) const;
+  Outcome run(const std::function<Sample()>& a, const std::function<Sample()>& b,
+              const std::function<Sample()>* calibration = nullptr) const;
 
  private:
   model::Timing timing_;

@@ -48,6 +48,7 @@ std::string task_status(const TaskOutcome& t) {
   if (!t.skipped.empty()) return "skipped";
   if (!t.compiled) return "compile fail";
   if (!t.correct) return "incorrect";
+  if (t.inconclusive) return "inconclusive";
   if (!t.fast_enough) return "too slow";
   if (!t.audit_passed) return "audit fail";
   if (!t.heldout_passed) return "held-out fail";
@@ -261,6 +262,8 @@ std::vector<std::vector<std::string>> figure_rows(const ScoreSummary& s) {
               });
   for (const auto& [p, share] : s.fast_p)
     rows.push_back({fmt::format("fast_{}", p), percent(share)});
+  rows.push_back({"unreliable speedups",
+                  fmt::format("{} (gate inconclusive: {})", s.noisy_speedups, s.inconclusive)});
   rows.push_back({"geomean speedup (correct tasks)", opt_text(s.geomean_speedup, speedup_text)});
   rows.push_back({"held-out retention",
                   s.heldout_retention

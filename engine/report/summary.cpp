@@ -33,6 +33,9 @@ std::string audit_cell(const TaskOutcome& t, const JobSteps& s) {
 
 std::string speedup_cell(const TaskOutcome& t) {
   if (t.speedup <= 0 || !std::isfinite(t.speedup)) return "-";
+  // A speedup resting on an unreliable shape is marked, never printed as a plain figure.
+  if (t.speedup_noisy)
+    return fmt::format("~{:.2f}x noisy [{:.2f}, {:.2f}]", t.speedup, t.speedup_lo, t.speedup_hi);
   return fmt::format("{:.2f}x [{:.2f}, {:.2f}]", t.speedup, t.speedup_lo, t.speedup_hi);
 }
 

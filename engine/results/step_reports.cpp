@@ -132,7 +132,51 @@ RoleClocks role_clocks_of(const Json& j) {
                     get<int>(j, "samples"), get_optional<double>(j, "mem_median")};
 }
 
+Json shape_timing_json(const ShapeTiming& t) {
+  Json j{{"lo", number(t.lo)},
+         {"hi", number(t.hi)},
+         {"rounds", t.rounds},
+         {"batch", t.batch},
+         {"reliable", t.reliable}};
+  if (!t.unreliable.empty()) j["unreliable"] = t.unreliable;
+  put_if(j, "calibration", t.calibration);
+  put_if(j, "baseline_wall", t.baseline_wall);
+  put_if(j, "candidate_wall", t.candidate_wall);
+  return j;
+}
+
+ShapeTiming shape_timing_of(const Json& j) {
+  ShapeTiming t;
+  t.lo = get<double>(j, "lo", NAN);
+  t.hi = get<double>(j, "hi", NAN);
+  t.rounds = get<int>(j, "rounds");
+  t.batch = get<int>(j, "batch", 1);
+  t.reliable = get<bool>(j, "reliable", true);
+  t.unreliable = get<std::string>(j, "unreliable");
+  t.calibration = get_optional<double>(j, "calibration");
+  t.baseline_wall = get_optional<double>(j, "baseline_wall");
+  t.candidate_wall = get_optional<double>(j, "candidate_wall");
+  return t;
+}
+
+constexpr GateVerdict kVerdicts[] = {GateVerdict::none, GateVerdict::pass, GateVerdict::fail,
+                                     GateVerdict::inconclusive};
+
 }  // namespace
+
+const char* gate_verdict_name(GateVerdict v) {
+  switch (v) {
+    case GateVerdict::none:
+      return "";
+    case GateVerdict::pass:
+      return "pass";
+    case GateVerdict::fail:
+      return "fail";
+    case GateVerdict::inconclusive:
+      return "inconclusive";
+  }
+  return "";
+}
 
 void to_json(Json& j, const PerformanceReport& r) {
   j = Json::object();
@@ -143,6 +187,16 @@ void to_json(Json& j, const PerformanceReport& r) {
     j["shapes"] = r.shapes;
   }
   put_if(j, "min_speedup", r.min_speedup);
+  if (r.verdict != GateVerdict::none) j["verdict"] = gate_verdict_name(r.verdict);
+  if (!r.clock.empty()) j["clock"] = r.clock;
+  put_if(j, "shape_min", r.shape_min);
+  put_if(j, "shape_max", r.shape_max);
+  j["unreliable"] = r.unreliable;
+  if (!r.timing.empty()) {
+    Json timing = Json::array();
+    for (const auto& t : r.timing) timing.push_back(shape_timing_json(t));
+    j["timing"] = timing;
+  }
   j["recheck_failed"] = r.recheck_failed;
   if (!r.clocks.empty()) {
     Json clocks = Json::array();
@@ -168,6 +222,15 @@ void from_json(const Json& j, PerformanceReport& r) {
                                 get<double>(j, "speedup_hi")};
   r.shapes = get<int>(j, "shapes");
   r.min_speedup = get_optional<double>(j, "min_speedup");
+  std::string verdict = get<std::string>(j, "verdict");
+  for (GateVerdict v : kVerdicts)
+    if (verdict == gate_verdict_name(v)) r.verdict = v;
+  r.clock = get<std::string>(j, "clock");
+  r.shape_min = get_optional<double>(j, "shape_min");
+  r.shape_max = get_optional<double>(j, "shape_max");
+  r.unreliable = get<int>(j, "unreliable");
+  if (auto it = j.find("timing"); it != j.end() && it->is_array())
+    for (const auto& t : *it) r.timing.push_back(shape_timing_of(t));
   r.recheck_failed = get<bool>(j, "recheck_failed");
   if (auto it = j.find("clocks"); it != j.end() && it->is_array()) {
     for (const auto& c : *it) {

@@ -106,10 +106,36 @@ struct SpeedupEstimate {
   bool operator==(const SpeedupEstimate&) const = default;
 };
 
+// How one shape's speedup was measured (docs/eval.md, "Performance").
+struct ShapeTiming {
+  double lo = 0, hi = 0;  // the shape's 95% interval from its paired rounds
+  int rounds = 0;         // paired rounds A B it rests on
+  int batch = 1;          // launches per sample
+  // False when the shape did not reach its noise target (its interval is wider than the
+  // timing's max_noise and sampling stopped on the budget or the sample cap) or its calibration
+  // read off by more than that; `unreliable` says which.
+  bool reliable = true;
+  std::string unreliable;
+  std::optional<double> calibration;  // the baseline against itself (A / A'), calibrated shapes
+  // Wall-clock medians per launch when the device's timer is another clock (CPU time).
+  std::optional<double> baseline_wall, candidate_wall;
+  bool operator==(const ShapeTiming&) const = default;
+};
+
+// The performance gate's decision: the task's interval against min_speedup.
+enum class GateVerdict { none, pass, fail, inconclusive };
+const char* gate_verdict_name(GateVerdict v);  // "" "pass" "fail" "inconclusive"
+
 struct PerformanceReport {
   std::optional<SpeedupEstimate> speedup;  // unset when no shape was timed to the end
   int shapes = 0;                          // shapes the speedup is over
   std::optional<double> min_speedup;       // the gate's target, when it applied
+  GateVerdict verdict = GateVerdict::none;
+  std::string clock;  // the candidate device's timer ("process-cpu", "gpu-events", "steady")
+  // The spread across shapes (not measurement error): the smallest and largest per-shape speedup.
+  std::optional<double> shape_min, shape_max;
+  int unreliable = 0;               // shapes whose speedup is not reliable
+  std::vector<ShapeTiming> timing;  // per timed shape, in order
   bool recheck_failed =
       false;  // outputs of a timed launch were wrong: the candidate is not correct
   // Per timed shape, in order; empty when the device cannot read clocks (never zeros).

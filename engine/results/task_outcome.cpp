@@ -109,6 +109,8 @@ void to_json(Json& j, const TaskOutcome& t) {
            {"correct_heldout", optional(t.heldout_correct)},
            {"heldout_passed", t.heldout_passed},
            {"fast_enough", t.fast_enough},
+           {"inconclusive", t.inconclusive},
+           {"speedup_noisy", t.speedup_noisy},
            {"audit_passed", t.audit_passed},
            {"speedup", number(t.speedup)},
            {"speedup_ci", Json::array({number(t.speedup_lo), number(t.speedup_hi)})},
@@ -133,6 +135,8 @@ void from_json(const Json& j, TaskOutcome& t) {
   t.compiled = get<bool>(j, "compiled");
   t.correct = j.at("correct").get<bool>();
   t.fast_enough = get<bool>(j, "fast_enough");
+  t.inconclusive = get<bool>(j, "inconclusive");
+  t.speedup_noisy = get<bool>(j, "speedup_noisy");
   t.heldout_passed = get<bool>(j, "heldout_passed", true);
   t.audit_passed = get<bool>(j, "audit_passed", true);
   t.speedup = get<double>(j, "speedup");

@@ -18,9 +18,14 @@ struct TaskOutcome {
   std::string kind;       // "hip2hip" ...
   std::string agent;
   int repeat = 0;
-  bool compiled = false;                  // candidate compiled (and its signature checked)
-  bool correct = false;                   // visible correctness gate passed
-  bool fast_enough = false;               // performance gate passed (true when no gate is declared)
+  bool compiled = false;     // candidate compiled (and its signature checked)
+  bool correct = false;      // visible correctness gate passed
+  bool fast_enough = false;  // performance gate passed (true when no gate is declared)
+  // The performance gate could not decide: the speedup rests on unreliable shapes (a noise
+  // target not reached, a calibration off). Neither passed nor failed; fast_enough is false.
+  bool inconclusive = false;
+  // The visible speedup rests on at least one unreliable shape ("~1.37x noisy" in the table).
+  bool speedup_noisy = false;
   double speedup = 0;                     // geomean over visible shapes (0 when not measured)
   double speedup_lo = 0, speedup_hi = 0;  // bootstrap CI
   std::optional<bool> baseline_heldout_correct;

@@ -32,6 +32,8 @@ ScoreSummary summarize_tasks(const std::vector<const TaskOutcome*>& tasks) {
     for (auto& [p, share] : s.fast_p)
       if (measured(t->speedup) && t->speedup > p) share += 1;
     if (measured(t->speedup)) visible.push_back(t->speedup);
+    if (measured(t->speedup) && t->speedup_noisy) ++s.noisy_speedups;
+    if (t->inconclusive) ++s.inconclusive;
     if (t->heldout_correct) {
       ++s.heldout_evaluated;
       if (*t->heldout_correct) ++retained;
@@ -94,6 +96,8 @@ void to_json(Json& j, const ScoreSummary& s) {
            {"correct", s.correct},
            {"correctness_rate", number(s.correctness_rate)},
            {"correct_heldout", s.correct_heldout},
+           {"noisy_speedups", s.noisy_speedups},
+           {"inconclusive", s.inconclusive},
            {"heldout_correctness_rate", optional(s.heldout_correctness_rate)},
            {"fast_p", fast},
            {"geomean_speedup", optional(s.geomean_speedup)},
@@ -115,6 +119,8 @@ void from_json(const Json& j, ScoreSummary& s) {
   s.correct = get<int>(j, "correct");
   s.correctness_rate = get<double>(j, "correctness_rate");
   s.correct_heldout = get<int>(j, "correct_heldout");
+  s.noisy_speedups = get<int>(j, "noisy_speedups");
+  s.inconclusive = get<int>(j, "inconclusive");
   s.heldout_correctness_rate = get_optional<double>(j, "heldout_correctness_rate");
   if (auto it = j.find("fast_p"); it != j.end() && it->is_object())
     for (const auto& [p, share] : it->items())

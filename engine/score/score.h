@@ -22,6 +22,9 @@ struct ScoreSummary {
   // (unset when no task ran held-out points).
   int correct_heldout = 0;
   std::optional<double> heldout_correctness_rate;
+  // Speedups of correct tasks that rest on an unreliable shape (marked "~x noisy"), and tasks
+  // whose performance gate was inconclusive for that reason.
+  int noisy_speedups = 0, inconclusive = 0;
   std::map<double, double>
       fast_p;  // p in {0, 1, 1.5, 2}: share of ALL tasks correct && speedup > p
   std::optional<double> geomean_speedup;    // over correct tasks only; unset when none

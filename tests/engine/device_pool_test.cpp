@@ -20,8 +20,7 @@ class BrokenDevice : public FakeDevice {
  public:
   BrokenDevice(std::shared_ptr<FakeRegistry> r, bool throws)
       : FakeDevice(std::move(r)), throws_(throws) {}
-  engine::LaunchResult launch(uint64_t, const std::vector<engine::KernelArg>&,
-                              const engine::LaunchConfig&) override {
+  engine::LaunchResult run(const engine::Invocation&) override {
     if (throws_) throw std::runtime_error("transport broke");
     engine::LaunchResult r{false, "device error: illegal address"};
     r.context_lost = true;

@@ -148,7 +148,7 @@ TEST_F(HipGpu, InvalidGeometryIsAFailedLaunch) {
   ASSERT_TRUE(c.ok);
   LaunchResult r = dev_->launch(c.module, args, {{1, 1, 1}, {2048, 1, 1}, 0});
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(r.error, "invalid geometry: block 2048x1x1 has 2048 threads, the device allows 1024");
+  EXPECT_EQ(r.error, "invalid geometry: block (2048,1,1) has 2048 threads, the limit is 1024");
   EXPECT_FALSE(r.context_lost);
   EXPECT_TRUE(dev_->launch(c.module, args, {{1, 1, 1}, {32, 1, 1}, 0}).ok);
 }

@@ -74,7 +74,7 @@ TEST(HipPluginLoader, RealPluginLoadsOrExplainsWhyNot) {
     EXPECT_NE(l.error.find("GPU"), std::string::npos) << l.error;
     return;
   }
-  EXPECT_EQ(l.device->info().kind, "hip");
+  EXPECT_EQ(l.device->info().kind, engine::DeviceKind::hip);
   HipLoad bad = load_hip_device({}, 99, KTA_HIP_PLUGIN_FILE);
   EXPECT_EQ(bad.device, nullptr);
   EXPECT_NE(bad.error.find("no GPU number 99"), std::string::npos) << bad.error;

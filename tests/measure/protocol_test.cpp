@@ -53,7 +53,11 @@ TEST(InterleavedProtocol, QuietSeriesStopAtMinSamples) {
   EXPECT_EQ(out.a.n, 10);
   EXPECT_EQ(out.b.n, 10);
   EXPECT_EQ(s.order.size(), 24u);  // 2 warmups each + 10 samples each
-  EXPECT_DOUBLE_EQ(out.speedup, 2.0);
+  // Paired rounds: ratios 1.999 and 2.001 alternate, so the speedup is 2 within 1e-6.
+  EXPECT_NEAR(out.speedup.estimate, 2.0, 1e-6);
+  EXPECT_EQ(out.speedup.rounds, 10);
+  EXPECT_LT(out.speedup.lo, 2.0);
+  EXPECT_GT(out.speedup.hi, 2.0);
 }
 
 TEST(InterleavedProtocol, InterleavesAfterWarmup) {
@@ -129,7 +133,7 @@ TEST(InterleavedProtocol, FailedSampleAborts) {
   auto out = p.run(s.series("A", wobble(1e-3, 0)), bad);
   EXPECT_TRUE(out.failed);
   EXPECT_EQ(out.stop_reason, "candidate sample failed: launch failed: out of bounds");
-  EXPECT_EQ(out.speedup, 0);
+  EXPECT_EQ(out.speedup.estimate, 0);
   std::function<Sample()> warm_fail = [] { return Sample{false, 0, "boom"}; };
   auto w = p.run(warm_fail, s.series("B", wobble(1, 0)));
   EXPECT_EQ(w.stop_reason, "warmup: baseline sample failed: boom");
@@ -140,16 +144,27 @@ TEST(InterleavedProtocol, FailedSampleAborts) {
             "warmup: baseline sample returned an invalid time (inf)");
 }
 
-TEST(SingleProtocol, SameRulesOneSeries) {
+// The calibration series A' (the baseline again) is a third series under the same rules.
+TEST(InterleavedProtocol, CalibrationSeriesFollowsTheSameRules) {
   Script s;
-  SingleProtocol p(timing(3, 10, 1000, 0.01, 1e9), {}, s.clock());
-  auto out = p.run(s.series("A", wobble(1e-3, 1e-6)));
+  InterleavedProtocol p(timing(3, 10, 1000, 0.01, 1e9), {}, s.clock());
+  auto again = s.series("A'", wobble(1e-3, 1e-6));
+  auto out = p.run(s.series("A", wobble(1e-3, 1e-6)), s.series("B", wobble(1e-3, 1e-6)), &again);
   EXPECT_TRUE(out.stopped_on_noise);
-  EXPECT_EQ(out.stats.n, 10);
-  EXPECT_EQ(s.order.size(), 13u);
+  ASSERT_TRUE(out.calibration);
+  EXPECT_EQ(out.calibration->n, 10);
+  EXPECT_EQ(s.order.size(), 39u);  // 3 warmups and 10 samples of each of the three
+  EXPECT_EQ(s.order[0], "A");
+  EXPECT_EQ(s.order[1], "B");
+  EXPECT_EQ(s.order[2], "A'");
+  ASSERT_TRUE(out.calibration_ratio);
+  EXPECT_NEAR(out.calibration_ratio->estimate, 1.0, 1e-9);
+  // A noisy calibration series holds the measurement open like any other.
   Script s2;
-  SingleProtocol noisy(timing(0, 5, 20, 0.01, 1e9), {}, s2.clock());
-  EXPECT_TRUE(noisy.run(s2.series("A", wobble(1, 0.5))).hit_max);
+  InterleavedProtocol noisy(timing(0, 5, 20, 0.01, 1e9), {}, s2.clock());
+  auto wild = s2.series("A'", wobble(1, 0.5));
+  EXPECT_TRUE(
+      noisy.run(s2.series("A", wobble(1, 1e-6)), s2.series("B", wobble(1, 1e-6)), &wild).hit_max);
 }
 
 TEST(NoiseSatisfied, Rule) {

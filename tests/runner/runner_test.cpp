@@ -11,6 +11,7 @@
 
 #include "engine/device/python/find_python.h"
 #include "engine/device/python/python_device.h"
+#include "tests/support/time_scale.h"
 
 namespace kta::engine {
 namespace {
@@ -19,10 +20,17 @@ namespace fs = std::filesystem;
 
 const fs::path kFixtures = KTA_RUNNER_FIXTURES;
 
+// Generous limits (a loaded machine runs Python slowly); the hang tests use a short one.
 DeviceOptions test_options() {
   DeviceOptions o;
+  o.launch_timeout_s = test::scaled_seconds(60);
+  o.compile_timeout_s = test::scaled_seconds(120);
+  return o;
+}
+
+DeviceOptions hang_options() {
+  DeviceOptions o = test_options();
   o.launch_timeout_s = 2;
-  o.compile_timeout_s = 60;
   return o;
 }
 
@@ -202,7 +210,7 @@ TEST_F(Runner, InoutIsUpdatedOnceByACallAndOnceByATimedSample) {
 }
 
 TEST(RunnerRestart, HangTimesOutAndTheNextRequestWorks) {
-  auto d = make_device();
+  auto d = make_device(RunnerOptions{}, hang_options());
   Tensors t(*d, 4, 4);
   uint64_t hang = compiled(*d, entry("hangs"));
   uint64_t ok = compiled(*d, entry("identity"));

@@ -17,7 +17,6 @@ FakeDevice::FakeDevice(std::shared_ptr<FakeRegistry> registry) : registry_(std::
 DeviceInfo FakeDevice::info() const {
   DeviceInfo i;
   i.name = "fake";
-  i.kind = "fake";
   i.peak_bandwidth = registry_->peak_bandwidth;
   return i;
 }
@@ -86,8 +85,12 @@ CompileResult FakeDevice::compile(const CompileRequest& request) {
   return r;
 }
 
-LaunchResult FakeDevice::launch(uint64_t module, const std::vector<KernelArg>& args,
-                                const LaunchConfig&) {
+LaunchResult FakeDevice::run(const Invocation& invocation) {
+  if (const KernelLaunch* k = invocation.kernel()) return launch_kernel(invocation.module, k->args);
+  return {false, "the fake device has no launcher mode"};
+}
+
+LaunchResult FakeDevice::launch_kernel(uint64_t module, const std::vector<KernelArg>& args) {
   auto it = modules_.find(module);
   if (it == modules_.end()) return {false, "unknown module"};
   FakeLaunch l;
@@ -105,27 +108,24 @@ LaunchResult FakeDevice::launch(uint64_t module, const std::vector<KernelArg>& a
   return {};
 }
 
-LaunchResult FakeDevice::call(uint64_t, const LauncherArgs&) {
-  return {false, "the fake device has no launcher mode"};
-}
-
-TimedResult FakeDevice::timed_launch(uint64_t module, const std::vector<KernelArg>& args,
-                                     const LaunchConfig& config, bool, int) {
+TimedResult FakeDevice::timed(std::span<const Invocation> batch, bool) {
   TimedResult t;
-  t.status = launch(module, args, config);
-  if (!t.status.ok) return t;
+  if (batch.empty()) return TimedResult{{false, "empty batch"}, 0};
+  for (const Invocation& inv : batch) {
+    t.status = run(inv);
+    if (!t.status.ok) return t;
+  }
+  uint64_t module = batch.front().module;
   const auto& k = registry_->kernels.at(modules_.at(module));
+  double seconds = k.seconds;
+  if (const KernelLaunch* kl = batch.front().kernel(); k.seconds_at && kl && kl->args.size() > 3)
+    seconds = k.seconds_at(kl->args[3].scalar.i);
   // A tiny deterministic wobble so noise statistics are not degenerate.
-  t.seconds = k.seconds * (1.0 + 0.001 * static_cast<double>(calls_[module] % 3));
+  t.seconds = seconds * (1.0 + 0.001 * static_cast<double>(calls_[module] % 3));
+  if (k.jitter > 0) t.seconds *= (samples_[module]++ % 2) ? 1 + k.jitter : 1 - k.jitter;
   // Clocks wobble too (every third sample 10 MHz lower), so min, median and max differ.
   if (k.sm_clock_mhz > 0) t.sm_clock_mhz = k.sm_clock_mhz - (calls_[module] % 3 == 2 ? 10 : 0);
   t.mem_clock_mhz = k.mem_clock_mhz;
-  return t;
-}
-
-TimedResult FakeDevice::timed_call(uint64_t, const LauncherArgs&, bool, int) {
-  TimedResult t;
-  t.status = {false, "the fake device has no launcher mode"};
   return t;
 }
 

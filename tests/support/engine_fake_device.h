@@ -33,6 +33,10 @@ struct FakeKernel {
   double seconds = 1e-3;    // what timed_launch reports per launch
   double sm_clock_mhz = 0;  // what timed_launch reports as clocks (0: not readable, as on cpu)
   double mem_clock_mhz = 0;
+  // Set: seconds per launch at size n (the kernel's 4th argument) instead of `seconds`.
+  std::function<double(int64_t n)> seconds_at;
+  // Samples alternate between (1 - jitter) and (1 + jitter) times the time: a noisy kernel.
+  double jitter = 0;
 };
 
 // Shared by every FakeDevice a test makes; counts what happened.
@@ -55,22 +59,19 @@ class FakeDevice : public engine::Device {
   void download(void* dst, engine::Buffer src, size_t bytes) override;
   void fill(engine::Buffer dst, uint8_t byte) override;
   engine::CompileResult compile(const engine::CompileRequest& request) override;
-  engine::LaunchResult launch(uint64_t module, const std::vector<engine::KernelArg>& args,
-                              const engine::LaunchConfig& config) override;
-  engine::LaunchResult call(uint64_t module, const engine::LauncherArgs& args) override;
-  engine::TimedResult timed_launch(uint64_t module, const std::vector<engine::KernelArg>& args,
-                                   const engine::LaunchConfig& config, bool flush,
-                                   int repeat) override;
-  engine::TimedResult timed_call(uint64_t module, const engine::LauncherArgs& args, bool flush,
-                                 int repeat) override;
+  engine::LaunchResult run(const engine::Invocation& invocation) override;
+  // Runs every launch of the batch; reports the kernel's scripted seconds per launch.
+  engine::TimedResult timed(std::span<const engine::Invocation> batch, bool flush) override;
   void synchronize() override {}
 
  private:
   std::vector<std::byte>& mem(engine::Buffer b);
+  engine::LaunchResult launch_kernel(uint64_t module, const std::vector<engine::KernelArg>& args);
   std::shared_ptr<FakeRegistry> registry_;
   std::map<uint64_t, std::vector<std::byte>> buffers_;
   std::map<uint64_t, std::string> modules_;
   std::map<uint64_t, uint64_t> calls_;
+  std::map<uint64_t, uint64_t> samples_;  // timed samples per module
   uint64_t next_ = 1;
 };
 

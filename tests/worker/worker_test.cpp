@@ -34,7 +34,7 @@ class Isolation : public ::testing::Test {
 };
 
 TEST_F(Isolation, KernelsRunInTheWorkerOnSharedBuffers) {
-  EXPECT_EQ(dev.info().kind, "cpu");
+  EXPECT_EQ(dev.info().kind, engine::DeviceKind::cpu);
   EXPECT_GT(dev.worker_pid(), 0);
   EXPECT_NE(dev.worker_pid(), getpid());
   expect_healthy();
@@ -159,7 +159,7 @@ TEST(Factory, SpecsResolve) {
   EXPECT_THROW(engine::resolve_device_spec("tpu"), std::invalid_argument);
   EXPECT_THROW(engine::resolve_device_spec("hip:x"), std::invalid_argument);
   auto d = engine::make_isolated_device("cpu", device_test_options());
-  EXPECT_EQ(d->info().kind, "cpu");
+  EXPECT_EQ(d->info().kind, engine::DeviceKind::cpu);
   if (access("/dev/kfd", F_OK) != 0 && access("/dev/nvidiactl", F_OK) != 0) {
     try {
       engine::make_isolated_device("hip:0", device_test_options());
@@ -177,14 +177,15 @@ class Staged : public Isolation {
  protected:
   static DeviceOptions staged_options() {
     DeviceOptions o = options();
-    o.device = "cpu-staged";
+    o.cpu_own_memory = true;
     return o;
   }
   engine::remote::RemoteDevice staged{staged_options()};
 };
 
 TEST_F(Staged, LaunchSeesUploadsAndDownloadSeesResults) {
-  EXPECT_EQ(staged.info().kind, "cpu-staged");
+  EXPECT_EQ(staged.info().kind, engine::DeviceKind::cpu);
+  EXPECT_TRUE(staged.info().own_memory);
   const int n = 300;
   auto a = random_floats(n, 0, 1, 7), b = random_floats(n, 0, 1, 8);
   Buffer ba = upload(staged, a), bb = upload(staged, b), bc = staged.alloc(4 * n);

@@ -1,17 +1,25 @@
 #include "engine/device/cpu/cpu_device.h"
 
 #include <dlfcn.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <new>
+#include <set>
 #include <stdexcept>
 #include <thread>
 
+#include "engine/device/cpu/ceilings.h"
 #include "engine/device/cpu/kernel_build.h"
 #include "engine/ipc/command.h"
 #include "engine/runtime/kta/cpu_runtime.h"
@@ -153,6 +161,9 @@ CpuDevice::CpuDevice(const DeviceOptions& options) : options_(options) {
   kta_rt::RuntimeConfig c{options.threads, uint32_t(options.warp_size), options.shared_mem_limit,
                           uint32_t(options.max_threads_per_block), options.fiber_stack_bytes};
   rt.configure(&c);
+  // Processes a launch starts are this process's to reap (reap_children), even after a double
+  // fork.
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
 }
 
 CpuDevice::~CpuDevice() {
@@ -181,11 +192,20 @@ DeviceInfo CpuDevice::info() const {
   unsigned threads =
       options_.threads != 0 ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
   i.name = "cpu (" + std::to_string(threads) + " threads)";
-  i.kind = "cpu";
+  i.kind = DeviceKind::cpu;
   i.warp_size = options_.warp_size;
   i.l2_bytes = last_level_cache_bytes();
   i.shared_mem_per_block = options_.shared_mem_limit;
   i.max_threads_per_block = options_.max_threads_per_block;
+  i.timer = DeviceTimer::process_cpu;
+  i.own_memory = options_.cpu_own_memory;
+  const CpuCeilings& c = cpu_ceilings(i.l2_bytes);
+  i.peak_bandwidth = c.dram_read;
+  i.cache_bandwidth = c.cache_read;
+  i.peak_flops = c.flops;
+  // One core's read stream bounds bytes per CPU-second; hardware prefetch and software tricks
+  // can beat the measuring loop by some margin, never by half again.
+  i.physics_margin = 1.5;
   return i;
 }
 
@@ -404,19 +424,67 @@ LaunchResult CpuDevice::call_once(Module& m, const LauncherArgs& args) {
   return r;
 }
 
-LaunchResult CpuDevice::launch(uint64_t module, const std::vector<KernelArg>& args,
-                               const LaunchConfig& config) {
-  std::string e;
-  Module* m = find_module(module, &e);
-  if (m == nullptr) return failed(e);
-  return launch_once(*m, args, config);
+LaunchResult CpuDevice::run_once(Module& m, const Invocation& inv) {
+  if (const KernelLaunch* k = inv.kernel()) return launch_once(m, k->args, k->config);
+  return call_once(m, *inv.call());
 }
 
-LaunchResult CpuDevice::call(uint64_t module, const LauncherArgs& args) {
+LaunchResult CpuDevice::run(const Invocation& invocation) {
   std::string e;
-  Module* m = find_module(module, &e);
+  Module* m = find_module(invocation.module, &e);
   if (m == nullptr) return failed(e);
-  return call_once(*m, args);
+  std::set<pid_t> before = child_pids();
+  double children = 0;
+  LaunchResult r = run_once(*m, invocation);
+  reap_children(before, r, &children);
+  return r;
+}
+
+// This process's children, zombies included. Without any (waitid's ECHILD, the common case) no
+// scan; else every /proc/<pid>/stat whose parent is this process.
+std::set<pid_t> CpuDevice::child_pids() {
+  siginfo_t info{};
+  if (waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) != 0) return {};
+  std::set<pid_t> out;
+  const pid_t self = getpid();
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream f(entry.path() / "stat");
+    std::string stat((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    size_t close = stat.rfind(')');
+    if (close == std::string::npos) continue;
+    char state = 0;
+    long ppid = 0;
+    if (std::sscanf(stat.c_str() + close + 1, " %c %ld", &state, &ppid) == 2 && ppid == self)
+      out.insert(static_cast<pid_t>(std::stol(name)));
+  }
+  return out;
+}
+
+// Children a launch started (those not in `before`): the device's process is their subreaper
+// (set at construction), so even a double fork lands here. Those that exited are reaped and
+// their CPU time (user and system) added to *seconds; one still running fails the launch, since
+// work it does after the launch returned would be measured nowhere. Children that were there
+// before (a python runner beside an in-process device) are left alone.
+void CpuDevice::reap_children(const std::set<pid_t>& before, LaunchResult& r, double* seconds) {
+  rusage start{}, end{};
+  getrusage(RUSAGE_CHILDREN, &start);
+  bool running = false;
+  for (pid_t pid : child_pids()) {
+    if (before.count(pid)) continue;
+    int status = 0;
+    pid_t got = waitpid(pid, &status, WNOHANG);
+    if (got == 0) running = true;
+  }
+  getrusage(RUSAGE_CHILDREN, &end);
+  auto secs = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
+  *seconds += secs(end.ru_utime) - secs(start.ru_utime) + secs(end.ru_stime) - secs(start.ru_stime);
+  if (running && r.ok) {
+    r.ok = false;
+    r.error = "the launch left a child process running (work outside the launch is not measured)";
+  }
 }
 
 void CpuDevice::flush_caches() {
@@ -425,33 +493,41 @@ void CpuDevice::flush_caches() {
   for (size_t i = 0; i < bytes; i += 64) flush_buffer_[i] = char(flush_buffer_[i] + 1);
 }
 
-// One timed sample on the steady clock: the cold protocol's flush, then `repeat` back-to-back
-// launches of `once`, seconds per launch.
-TimedResult CpuDevice::timed(uint64_t module, bool flush, int repeat,
-                             const std::function<LaunchResult(Module&)>& once) {
+// One timed sample: the cold protocol's flush, then the batch back to back, on the process's CPU
+// time over all threads (the block scheduler's threads sleep when idle, so this is what the
+// launches cost; a competing process does not inflate it), with the wall time beside it.
+TimedResult CpuDevice::timed(std::span<const Invocation> batch, bool flush) {
   TimedResult t;
+  if (batch.empty()) {
+    t.status = failed("empty batch");
+    return t;
+  }
   std::string e;
-  Module* m = find_module(module, &e);
+  Module* m = find_module(batch.front().module, &e);
   if (m == nullptr) {
     t.status = failed(e);
     return t;
   }
+  for (const Invocation& inv : batch) {
+    if (inv.module != batch.front().module) {
+      t.status = failed("a batch runs one module");
+      return t;
+    }
+  }
   if (flush) flush_caches();
-  repeat = std::max(repeat, 1);
+  std::set<pid_t> before = child_pids();
+  double cpu0 = process_cpu_seconds();
   auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < repeat && t.status.ok; ++i) t.status = once(*m);
-  t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / repeat;
+  for (size_t i = 0; i < batch.size() && t.status.ok; ++i) t.status = run_once(*m, batch[i]);
+  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  double cpu = process_cpu_seconds() - cpu0;
+  // Work a launch handed to a child process counts too (and a child left running fails it).
+  double children = 0;
+  reap_children(before, t.status, &children);
+  double n = static_cast<double>(batch.size());
+  t.seconds = (cpu + children) / n;
+  t.wall_seconds = wall / n;
   return t;
-}
-
-TimedResult CpuDevice::timed_launch(uint64_t module, const std::vector<KernelArg>& args,
-                                    const LaunchConfig& config, bool flush, int repeat) {
-  return timed(module, flush, repeat, [&](Module& m) { return launch_once(m, args, config); });
-}
-
-TimedResult CpuDevice::timed_call(uint64_t module, const LauncherArgs& args, bool flush,
-                                  int repeat) {
-  return timed(module, flush, repeat, [&](Module& m) { return call_once(m, args); });
 }
 
 }  // namespace kta::engine::cpu

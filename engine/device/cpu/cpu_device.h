@@ -5,10 +5,13 @@
 // (engine/worker), never directly.
 #pragma once
 
+#include <sys/types.h>
+
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 
 #include "engine/device/cpu/kernel_signature.h"
@@ -28,13 +31,8 @@ class CpuDevice : public Device {
   void download(void* dst, Buffer src, size_t bytes) override;
   void fill(Buffer dst, uint8_t byte) override;
   CompileResult compile(const CompileRequest& request) override;
-  LaunchResult launch(uint64_t module, const std::vector<KernelArg>& args,
-                      const LaunchConfig& config) override;
-  LaunchResult call(uint64_t module, const LauncherArgs& args) override;
-  TimedResult timed_launch(uint64_t module, const std::vector<KernelArg>& args,
-                           const LaunchConfig& config, bool flush, int repeat) override;
-  TimedResult timed_call(uint64_t module, const LauncherArgs& args, bool flush,
-                         int repeat) override;
+  LaunchResult run(const Invocation& invocation) override;
+  TimedResult timed(std::span<const Invocation> batch, bool flush) override;
   void synchronize() override {}
 
   // Memory owned elsewhere (the worker maps the engine's shared memory) used as a buffer.
@@ -55,8 +53,9 @@ class CpuDevice : public Device {
   LaunchResult launch_once(Module& m, const std::vector<KernelArg>& args,
                            const LaunchConfig& config);
   LaunchResult call_once(Module& m, const LauncherArgs& args);
-  TimedResult timed(uint64_t module, bool flush, int repeat,
-                    const std::function<LaunchResult(Module&)>& once);
+  LaunchResult run_once(Module& m, const Invocation& invocation);
+  static std::set<pid_t> child_pids();
+  void reap_children(const std::set<pid_t>& before, LaunchResult& r, double* seconds);
   void flush_caches();
 
   DeviceOptions options_;

@@ -26,6 +26,10 @@ import sys
 import time
 import traceback
 
+# Idle OpenMP threads sleep instead of spinning: on the cpu device samples are CPU time, which a
+# spinning pool would inflate (set before torch is imported).
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
 PROTOCOL_VERSION = 1
 MAX_MESSAGE = 200 * 1024
 MAX_TEXT = 64 * 1024
@@ -104,8 +108,9 @@ class Runner:
         self.buffers = {}  # id -> (mmap, host uint8 tensor, device uint8 tensor or None)
         self.modules = {}  # id -> (flavor, mode, callable)
         self.instances = {}  # (module id, init args) -> constructed torch module
-        self.graphs = {}  # (module id, buffer ids, init args, repeat) -> (CUDA graph, its result)
-        self.warmed = set()  # (module id, buffer ids, init args) called once outside timing
+        # Keyed by a batch: per call (module id, buffer ids, init args).
+        self.graphs = {}  # batch -> (CUDA graph, its result)
+        self.warmed = set()  # batches run once outside timing
         self.flush_buf = None
         self.launches = collections.deque(maxlen=8)  # host seconds to launch recent samples
         self.triton_error = None
@@ -176,8 +181,10 @@ class Runner:
         if entry is not None:
             del entry
         # A graph captured on this buffer's memory would write to freed memory.
-        self.graphs = {k: g for k, g in self.graphs.items() if bid not in k[1]}
-        self.warmed = {k for k in self.warmed if bid not in k[1]}
+        def uses(batch):
+            return any(bid in call[1] for call in batch)
+        self.graphs = {k: g for k, g in self.graphs.items() if not uses(k)}
+        self.warmed = {k for k in self.warmed if not uses(k)}
         return {}
 
     def stage(self, ids, to_device):
@@ -312,54 +319,69 @@ class Runner:
         return {"output": clip(out.getvalue())}
 
     def timed(self, q):
-        tensors = self.tensors(q)
-        self.stage(q.get("stage_in", []), True)
-        repeat = max(1, int(q.get("repeat", 1)))
+        """One sample: the calls of q["batch"] (each a call body with buffers of its own; or q
+        itself, one call) back to back, seconds per call. On the cpu device the clock is the
+        process's CPU time over all threads, as the cpu device's (a competing process does not
+        inflate it), with the wall time beside it."""
+        calls = q.get("batch") or [q]
+        prepared = []
+        for c in calls:
+            tensors = self.tensors(c)
+            self.stage(c.get("stage_in", []), True)
+            prepared.append((c, tensors))
         out = io.StringIO()
+        wall = 0.0
         with self.module_code(out):
-            run, finish = self.callable_for(q, tensors)
-            self.warm(q, run)
+            steps = [self.callable_for(c, tensors) for c, tensors in prepared]
+
+            def run():
+                return [step() for step, _ in steps]
+            inout = any(has_inout(c) for c in calls)
+            self.warm(calls, run, inout)
             if self.gpu:
-                graph = self.graph_for(q, run, repeat) if repeat > 1 else None
-                # A retaken sample runs the call again: not with an inout, which would be
+                graph = self.graph_for(calls, run) if len(calls) > 1 else None
+                # A retaken sample runs the calls again: not with an inout, which would be
                 # updated twice before the engine re-checks it.
-                seconds, result = self.time_gpu(run, bool(q.get("flush")), repeat, graph,
-                                                retry=not has_inout(q))
+                seconds, results = self.time_gpu(run, bool(q.get("flush")), graph,
+                                                 retry=not inout)
             else:
-                seconds, result = self.time_cpu(run, bool(q.get("flush")), repeat)
-            finish(result)  # the copy into the task's buffer is not the module's work
+                seconds, wall, results = self.time_cpu(run, bool(q.get("flush")))
+            for (_, finish), result in zip(steps, results):
+                finish(result)  # the copy into the task's buffer is not the module's work
             if self.gpu:
                 self.torch.cuda.synchronize()
-        return {"seconds": seconds, "output": clip(out.getvalue())}
+        n = len(calls)
+        return {"seconds": seconds / n, "wall_seconds": wall / n, "output": clip(out.getvalue())}
 
-    def warm(self, q, run):
-        """One untimed call, on an idle stream, the first time a callable is timed on these
+    def warm(self, calls, run, inout):
+        """One untimed run, on an idle stream, the first time callables are timed on these
         buffers: a kernel's first launch in the process (Triton's JIT, lazy module loading) then
         happens neither inside a sample nor inside a graph capture. On the GPU, a Triton kernel
         first launched inside a timed sample was seen to make the later graph capture fail for
         the baseline only, and batch samples of the same kernel differed 3x."""
-        key = self.buffers_key(q)
-        if key in self.warmed or has_inout(q):
+        key = self.buffers_key(calls)
+        if key in self.warmed or inout:
             return  # an inout would be updated twice before the sample the engine re-checks
         run()
         if self.gpu:
             self.torch.cuda.synchronize()
         self.warmed.add(key)
 
-    def buffers_key(self, q):
-        return (int(q["module"]), tuple(int(t["buffer"]) for t in q["tensors"]),
-                tuple((a["i"], a["f"]) for a in q.get("init_args", [])))
+    def buffers_key(self, calls):
+        return tuple((int(q["module"]), tuple(int(t["buffer"]) for t in q["tensors"]),
+                      tuple((a["i"], a["f"]) for a in q.get("init_args", []))) for q in calls)
 
-    def time_cpu(self, run, flush, repeat):
+    def time_cpu(self, run, flush):
         if flush:
             self.flush_buf.add_(1)
+        c0 = time.process_time_ns()
         t0 = time.perf_counter_ns()
-        for _ in range(repeat):
-            result = run()
+        result = run()
         t1 = time.perf_counter_ns()
-        return (t1 - t0) * 1e-9 / repeat, result
+        c1 = time.process_time_ns()
+        return (c1 - c0) * 1e-9, (t1 - t0) * 1e-9, result
 
-    def time_gpu(self, run, flush, repeat, graph, retry=True):
+    def time_gpu(self, run, flush, graph, retry=True):
         """One sample: the flush (cold), a guard kernel that keeps the stream busy while the host
         launches the timed work, then events around it. Python's garbage collector is off while
         the timed work is launched, so a collection cannot stall the launch."""
@@ -382,8 +404,7 @@ class Runner:
                     graph[0].replay()
                     result = graph[1]
                 else:
-                    for _ in range(repeat):
-                        result = run()
+                    result = run()
                 end.record()
                 launch = time.perf_counter() - t0
             finally:
@@ -393,28 +414,28 @@ class Runner:
             self.launches.append(launch)
             if not guarded or launch * GUARD_HZ < 0.8 * guard:
                 break
-        return start.elapsed_time(end) * 1e-3 / repeat, result
+        return start.elapsed_time(end) * 1e-3, result
 
     def guard_cycles(self):
         slowest = max(self.launches) if self.launches else 0.0
         return int(min(GUARD_MAX_CYCLES, max(GUARD_CYCLES, 2 * slowest * GUARD_HZ)))
 
-    def graph_for(self, q, run, repeat):
-        """A CUDA graph of `repeat` calls for batch sampling (one replay per sample, so Python's
-        launch cost is not what is measured), captured once per module, buffers, init args and
-        repeat (the buffers' device memory stays put); None where capture fails."""
-        key = self.buffers_key(q) + (repeat,)
+    def graph_for(self, calls, run):
+        """A CUDA graph of a batch's calls (one replay per sample, so Python's launch cost is not
+        what is measured), captured once per batch of modules, buffers and init args (the
+        buffers' device memory stays put); None where capture fails."""
+        key = self.buffers_key(calls)
         graph = self.graphs.get(key)
         if graph is None or (graph[0] is None and graph[1] < 2):
             # A failed capture is retried once: a kernel's first launch in a process (Triton's
             # JIT and module load) can break the capture that follows it.
             tries = 0 if graph is None else graph[1]
-            captured = self.capture(run, repeat)
+            captured = self.capture(run)
             self.graphs[key] = captured if captured else (None, tries + 1)
         graph = self.graphs[key]
         return graph if graph[0] is not None else None
 
-    def capture(self, run, repeat):
+    def capture(self, run):
         torch = self.torch
         try:
             run()
@@ -426,8 +447,7 @@ class Runner:
             torch.cuda.current_stream().wait_stream(s)
             g = torch.cuda.CUDAGraph()
             with torch.cuda.graph(g):
-                for _ in range(repeat):
-                    result = run()
+                result = run()
             torch.cuda.synchronize()
             return g, result
         except Exception as e:

@@ -39,8 +39,11 @@ PythonDevice::~PythonDevice() {
 DeviceInfo PythonDevice::info() const {
   DeviceInfo i;
   bool gpu = options_.device.rfind("hip", 0) == 0;
-  i.kind = gpu ? "hip" : "cpu";
+  i.kind = DeviceKind::python;
   i.name = std::string("python runner (torch on ") + (gpu ? "cuda)" : "cpu)");
+  i.own_memory = gpu;
+  i.timer = gpu ? DeviceTimer::events : DeviceTimer::process_cpu;
+  i.timer_resolution = gpu ? 1e-6 : 0;
   return i;
 }
 
@@ -109,15 +112,6 @@ CompileResult PythonDevice::compile(const CompileRequest& request) {
   return res;
 }
 
-LaunchResult PythonDevice::launch(uint64_t, const std::vector<KernelArg>&, const LaunchConfig&) {
-  return failed("a python entry has no kernel mode");
-}
-
-TimedResult PythonDevice::timed_launch(uint64_t, const std::vector<KernelArg>&, const LaunchConfig&,
-                                       bool, int) {
-  return TimedResult{failed("a python entry has no kernel mode"), 0};
-}
-
 // The request body of a call: the tensors with their roles, params and init args. Buffers
 // written on this side since the runner's last copy are staged in.
 json PythonDevice::call_request(uint64_t module, const LauncherArgs& args, std::string* error) {
@@ -154,31 +148,40 @@ LaunchResult PythonDevice::result_of(const json& reply) const {
   return r;
 }
 
-LaunchResult PythonDevice::call(uint64_t module, const LauncherArgs& args) {
+LaunchResult PythonDevice::run(const Invocation& invocation) {
+  const LauncherArgs* args = invocation.call();
+  if (args == nullptr) return failed("a python entry has no kernel mode");
   std::lock_guard lock(runner_->mutex());
   std::string error;
-  json q = call_request(module, args, &error);
+  json q = call_request(invocation.module, *args, &error);
   if (q.is_null()) return failed(error);
   q["op"] = "call";
   json reply = runner_->request(q, options_.launch_timeout_s);
-  mark_called(args, reply.value("ok", false));
+  mark_called(*args, reply.value("ok", false));
   return result_of(reply);
 }
 
-TimedResult PythonDevice::timed_call(uint64_t module, const LauncherArgs& args, bool flush,
-                                     int repeat) {
+// One request for the whole batch: the runner times the calls back to back.
+TimedResult PythonDevice::timed(std::span<const Invocation> batch, bool flush) {
+  if (batch.empty()) return TimedResult{failed("empty batch"), 0};
   std::lock_guard lock(runner_->mutex());
-  std::string error;
-  json q = call_request(module, args, &error);
-  if (q.is_null()) return TimedResult{failed(error), 0};
-  q["op"] = "timed";
-  q["flush"] = flush;
-  q["repeat"] = repeat;
-  json reply = runner_->request(q, options_.launch_timeout_s * std::max(1, repeat));
-  mark_called(args, reply.value("ok", false));
+  json calls = json::array();
+  for (const Invocation& inv : batch) {
+    if (inv.call() == nullptr) return TimedResult{failed("a python entry has no kernel mode"), 0};
+    std::string error;
+    json q = call_request(inv.module, *inv.call(), &error);
+    if (q.is_null()) return TimedResult{failed(error), 0};
+    calls.push_back(std::move(q));
+  }
+  json q = {{"op", "timed"}, {"flush", flush}, {"batch", calls}};
+  double timeout = options_.launch_timeout_s * static_cast<double>(batch.size());
+  json reply = runner_->request(q, timeout);
+  for (const Invocation& inv : batch) mark_called(*inv.call(), reply.value("ok", false));
   // Clocks stay 0 (not readable): the runner does not sample them (torch.cuda.clock_rate needs
   // pynvml, which the GPU machine's Python may lack), and results then show no clock.
-  return TimedResult{result_of(reply), reply.value("seconds", 0.0)};
+  TimedResult t{result_of(reply), reply.value("seconds", 0.0)};
+  t.wall_seconds = reply.value("wall_seconds", 0.0);
+  return t;
 }
 
 // After a call the runner's copy is the newest (it may have written any tensor, inputs too);

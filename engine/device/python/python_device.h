@@ -1,10 +1,10 @@
 // PythonDevice: the Device interface over a python runner, so that torch modules and functions
 // and Triton launchers go through the engine's own steps (alloc/upload/poison/download in
 // DeviceSet, the interleaved protocol in step_performance) unchanged. compile = import the file
-// and resolve the callable; call = run it on the buffers; timed_call = one sample timed by the
-// runner's own clock (CUDA events on a GPU, perf_counter_ns on the cpu device). Buffers live in
-// shared memory mapped by both processes: upload/download/fill are memcpy/memset here, plus a
-// staged copy to and from the GPU in the runner, outside any timing.
+// and resolve the callable; run = call it on the buffers; timed = one sample of a batch of calls
+// timed by the runner's own clock (CUDA events on a GPU, the process's CPU time on the cpu device).
+// Buffers live in shared memory mapped by both processes: upload/download/fill are memcpy/memset
+// here, plus a staged copy to and from the GPU in the runner, outside any timing.
 //
 // Several devices share one RunnerProcess (a RunnerPool keeps one per role for the whole run),
 // so Python start-up (~1-2 s for `import torch`) is paid once per run, not per task.
@@ -33,14 +33,9 @@ class PythonDevice : public Device {
 
   // flavor torch or triton, mode module or function (CompileRequest::flavor/mode).
   CompileResult compile(const CompileRequest& request) override;
-  // Python entries have no kernel mode: launch() fails with a named reason.
-  LaunchResult launch(uint64_t module, const std::vector<KernelArg>& args,
-                      const LaunchConfig& config) override;
-  LaunchResult call(uint64_t module, const LauncherArgs& args) override;
-  TimedResult timed_launch(uint64_t module, const std::vector<KernelArg>& args,
-                           const LaunchConfig& config, bool flush, int repeat) override;
-  TimedResult timed_call(uint64_t module, const LauncherArgs& args, bool flush,
-                         int repeat) override;
+  // Python entries have no kernel mode: a kernel launch fails with a named reason.
+  LaunchResult run(const Invocation& invocation) override;
+  TimedResult timed(std::span<const Invocation> batch, bool flush) override;
   void synchronize() override {}
 
   RunnerProcess& runner() { return *runner_; }

@@ -24,7 +24,8 @@ json to_json(const DeviceOptions& o) {
           {"compile_timeout_s", o.compile_timeout_s},
           {"memory_limit", o.memory_limit},
           {"fiber_stack_bytes", o.fiber_stack_bytes},
-          {"device", o.device}};
+          {"device", o.device},
+          {"cpu_own_memory", o.cpu_own_memory}};
 }
 DeviceOptions options_from_json(const json& j) {
   DeviceOptions o;
@@ -38,6 +39,7 @@ DeviceOptions options_from_json(const json& j) {
   o.memory_limit = j.at("memory_limit").get<size_t>();
   o.fiber_stack_bytes = j.at("fiber_stack_bytes").get<size_t>();
   o.device = j.value("device", std::string("cpu"));
+  o.cpu_own_memory = j.value("cpu_own_memory", false);
   return o;
 }
 
@@ -140,6 +142,23 @@ LauncherArgs launcher_args_from_json(const json& j) {
   return a;
 }
 
+json to_json(const Invocation& i) {
+  if (const KernelLaunch* k = i.kernel())
+    return {{"module", i.module}, {"args", to_json(k->args)}, {"config", to_json(k->config)}};
+  return {{"module", i.module}, {"call", to_json(*i.call())}};
+}
+Invocation invocation_from_json(const json& j) {
+  Invocation i;
+  i.module = j.at("module").get<uint64_t>();
+  if (j.contains("call")) {
+    i.work = launcher_args_from_json(j.at("call"));
+  } else {
+    i.work =
+        KernelLaunch{kernel_args_from_json(j.at("args")), launch_config_from_json(j.at("config"))};
+  }
+  return i;
+}
+
 json to_json(const LaunchResult& r) {
   return {{"ok", r.ok},
           {"error", ipc::clip(r.error)},
@@ -160,6 +179,7 @@ LaunchResult launch_result_from_json(const json& j) {
 json to_json(const TimedResult& t) {
   return {{"status", to_json(t.status)},
           {"seconds", t.seconds},
+          {"wall_seconds", t.wall_seconds},
           {"sm_clock_mhz", t.sm_clock_mhz},
           {"mem_clock_mhz", t.mem_clock_mhz}};
 }
@@ -167,6 +187,7 @@ TimedResult timed_result_from_json(const json& j) {
   TimedResult t;
   t.status = launch_result_from_json(j.at("status"));
   t.seconds = j.at("seconds").get<double>();
+  t.wall_seconds = j.value("wall_seconds", 0.0);
   t.sm_clock_mhz = j.at("sm_clock_mhz").get<double>();
   t.mem_clock_mhz = j.at("mem_clock_mhz").get<double>();
   return t;
@@ -174,23 +195,35 @@ TimedResult timed_result_from_json(const json& j) {
 
 json to_json(const DeviceInfo& i) {
   return {{"name", i.name},
-          {"kind", i.kind},
+          {"kind", static_cast<int>(i.kind)},
           {"warp_size", i.warp_size},
           {"l2_bytes", i.l2_bytes},
           {"shared_mem_per_block", i.shared_mem_per_block},
           {"max_threads_per_block", i.max_threads_per_block},
+          {"timer", static_cast<int>(i.timer)},
+          {"timer_resolution", i.timer_resolution},
+          {"own_memory", i.own_memory},
           {"peak_bandwidth", i.peak_bandwidth},
+          {"cache_bandwidth", i.cache_bandwidth},
+          {"peak_flops", i.peak_flops},
+          {"physics_margin", i.physics_margin},
           {"details", ipc::clip(i.details)}};
 }
 DeviceInfo device_info_from_json(const json& j) {
   DeviceInfo i;
   i.name = j.at("name").get<std::string>();
-  i.kind = j.at("kind").get<std::string>();
+  i.kind = static_cast<DeviceKind>(j.at("kind").get<int>());
   i.warp_size = j.at("warp_size").get<int>();
   i.l2_bytes = j.at("l2_bytes").get<size_t>();
   i.shared_mem_per_block = j.at("shared_mem_per_block").get<size_t>();
   i.max_threads_per_block = j.at("max_threads_per_block").get<int>();
+  i.timer = static_cast<DeviceTimer>(j.at("timer").get<int>());
+  i.timer_resolution = j.at("timer_resolution").get<double>();
+  i.own_memory = j.at("own_memory").get<bool>();
   i.peak_bandwidth = j.at("peak_bandwidth").get<double>();
+  i.cache_bandwidth = j.at("cache_bandwidth").get<double>();
+  i.peak_flops = j.at("peak_flops").get<double>();
+  i.physics_margin = j.at("physics_margin").get<double>();
   i.details = j.value("details", std::string());
   return i;
 }

@@ -26,9 +26,11 @@ json to_json(const LaunchConfig& c);
 LaunchConfig launch_config_from_json(const json& j);
 json to_json(const LauncherArgs& a);
 LauncherArgs launcher_args_from_json(const json& j);
+json to_json(const Invocation& i);
+Invocation invocation_from_json(const json& j);
 json to_json(const LaunchResult& r);
 LaunchResult launch_result_from_json(const json& j);
-// A timed reply: {"status", "seconds", "sm_clock_mhz", "mem_clock_mhz"}.
+// A timed reply: {"status", "seconds", "wall_seconds", "sm_clock_mhz", "mem_clock_mhz"}.
 json to_json(const TimedResult& t);
 TimedResult timed_result_from_json(const json& j);
 json to_json(const DeviceInfo& i);

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <stdexcept>
 #include <vector>
 
@@ -252,7 +253,9 @@ LaunchResult RemoteDevice::lost(const std::string& why) {
 
 // Runs request `q` against a module (reloaded into a fresh worker when needed). For timed
 // requests the reply is a TimedResult (status, seconds, clocks); otherwise it is the status itself.
-TimedResult RemoteDevice::run_module(uint64_t module, json q, double timeout_s, bool timed) {
+TimedResult RemoteDevice::run_module(uint64_t module,
+                                     const std::function<json(uint64_t remote)>& make_request,
+                                     double timeout_s, bool timed) {
   TimedResult t;
   auto it = modules_.find(module);
   if (it == modules_.end()) {
@@ -265,9 +268,8 @@ TimedResult RemoteDevice::run_module(uint64_t module, json q, double timeout_s, 
     t.status = lost(err);
     return t;
   }
-  q["module"] = remote;
   std::string failure;
-  auto r = request(q, timeout_s, &failure);
+  auto r = request(make_request(remote), timeout_s, &failure);
   if (!r) {
     t.status = lost(failure);
     return t;
@@ -281,36 +283,28 @@ TimedResult RemoteDevice::run_module(uint64_t module, json q, double timeout_s, 
   return t;
 }
 
-LaunchResult RemoteDevice::launch(uint64_t module, const std::vector<KernelArg>& args,
-                                  const LaunchConfig& config) {
-  return run_module(module,
-                    {{"op", "launch"}, {"args", to_json(args)}, {"config", to_json(config)}},
-                    options_.launch_timeout_s, false)
-      .status;
+LaunchResult RemoteDevice::run(const Invocation& invocation) {
+  auto make = [&](uint64_t remote) {
+    json inv = to_json(invocation);
+    inv["module"] = remote;
+    return json{{"op", "run"}, {"invocation", std::move(inv)}};
+  };
+  return run_module(invocation.module, make, options_.launch_timeout_s, false).status;
 }
 
-LaunchResult RemoteDevice::call(uint64_t module, const LauncherArgs& args) {
-  return run_module(module, {{"op", "call"}, {"args", to_json(args)}}, options_.launch_timeout_s,
-                    false)
-      .status;
-}
-
-TimedResult RemoteDevice::timed_launch(uint64_t module, const std::vector<KernelArg>& args,
-                                       const LaunchConfig& config, bool flush, int repeat) {
-  return run_module(module,
-                    {{"op", "timed_launch"},
-                     {"args", to_json(args)},
-                     {"config", to_json(config)},
-                     {"flush", flush},
-                     {"repeat", repeat}},
-                    options_.launch_timeout_s * std::max(1, repeat) + 5, true);
-}
-
-TimedResult RemoteDevice::timed_call(uint64_t module, const LauncherArgs& args, bool flush,
-                                     int repeat) {
-  return run_module(
-      module, {{"op", "timed_call"}, {"args", to_json(args)}, {"flush", flush}, {"repeat", repeat}},
-      options_.launch_timeout_s * std::max(1, repeat) + 5, true);
+TimedResult RemoteDevice::timed(std::span<const Invocation> batch, bool flush) {
+  if (batch.empty()) return TimedResult{lost("empty batch"), 0};
+  auto make = [&](uint64_t remote) {
+    json calls = json::array();
+    for (const Invocation& inv : batch) {
+      json j = to_json(inv);
+      j["module"] = inv.module == batch.front().module ? remote : 0;  // one module per batch
+      calls.push_back(std::move(j));
+    }
+    return json{{"op", "timed"}, {"batch", std::move(calls)}, {"flush", flush}};
+  };
+  double timeout = options_.launch_timeout_s * static_cast<double>(batch.size()) + 5;
+  return run_module(batch.front().module, make, timeout, true);
 }
 
 void RemoteDevice::synchronize() {

@@ -8,6 +8,7 @@
 
 #include <sys/types.h>
 
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -34,13 +35,8 @@ class RemoteDevice : public Device {
   void download(void* dst, Buffer src, size_t bytes) override;
   void fill(Buffer dst, uint8_t byte) override;
   CompileResult compile(const CompileRequest& request) override;
-  LaunchResult launch(uint64_t module, const std::vector<KernelArg>& args,
-                      const LaunchConfig& config) override;
-  LaunchResult call(uint64_t module, const LauncherArgs& args) override;
-  TimedResult timed_launch(uint64_t module, const std::vector<KernelArg>& args,
-                           const LaunchConfig& config, bool flush, int repeat) override;
-  TimedResult timed_call(uint64_t module, const LauncherArgs& args, bool flush,
-                         int repeat) override;
+  LaunchResult run(const Invocation& invocation) override;
+  TimedResult timed(std::span<const Invocation> batch, bool flush) override;
   void synchronize() override;
 
   // The worker's process id, -1 when none runs (tests use it to check restarts).
@@ -72,8 +68,10 @@ class RemoteDevice : public Device {
   const Shared& shared(Buffer b, size_t bytes) const;
   LaunchResult lost(const std::string& why);
   LaunchResult checked(LaunchResult r);
-  TimedResult run_module(uint64_t module, json q, double timeout_s, bool timed);
-  bool staged() const { return info_.kind != "cpu"; }
+  // Loads `module` in the worker if needed and sends make_request(its id in the worker).
+  TimedResult run_module(uint64_t module, const std::function<json(uint64_t remote)>& make_request,
+                         double timeout_s, bool timed);
+  bool staged() const { return info_.own_memory; }
   void stage(const json& q);
 
   DeviceOptions options_;

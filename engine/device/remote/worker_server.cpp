@@ -68,7 +68,7 @@ class Server {
     LaunchResult r;
     r.ok = false;
     r.error = why;
-    if (op == "timed_launch" || op == "timed_call") return to_json(TimedResult{r});
+    if (op == "timed") return to_json(TimedResult{r});
     return to_json(r);
   }
 
@@ -108,18 +108,13 @@ class Server {
   }
 
   // Hosts the requested device: the cpu device, or the hip device through its plugin.
+  // Buffers are the shared memory itself where the device works on host memory; a device with
+  // memory of its own (DeviceInfo::own_memory) gets copies staged in and out.
   void open_device(const DeviceOptions& o) {
     if (o.device == "cpu") {
       auto cpu = std::make_unique<cpu::CpuDevice>(o);
-      cpu_ = cpu.get();
+      if (!cpu->info().own_memory) cpu_ = cpu.get();
       device_ = std::move(cpu);
-      return;
-    }
-    // The cpu device with memory of its own, staged like a GPU's: tests the staging path on
-    // machines without a GPU.
-    if (o.device == "cpu-staged") {
-      device_ = std::make_unique<cpu::CpuDevice>(o);
-      staged_kind_ = "cpu-staged";
       return;
     }
     int ordinal = 0;
@@ -137,8 +132,8 @@ class Server {
     if (op == "upload" || op == "download" || op == "fill") return stage(op, q);
     if (op == "compile")
       return to_json(device().compile(compile_request_from_json(q.at("request"))));
-    if (op == "launch" || op == "call") return run(op, q);
-    if (op == "timed_launch" || op == "timed_call") return run_timed(op, q);
+    if (op == "run") return run(q);
+    if (op == "timed") return run_timed(q);
     if (op == "sync") {
       device().synchronize();
       return {{"ok", true}};
@@ -163,7 +158,6 @@ class Server {
       return {{"ok", false}, {"error", e.what()}};
     }
     DeviceInfo info = device_->info();
-    if (!staged_kind_.empty()) info.kind = staged_kind_;
     return {{"ok", true}, {"info", to_json(info)}, {"asan", asan}, {"pid", getpid()}};
   }
 
@@ -218,27 +212,23 @@ class Server {
     return {{"ok", true}};
   }
 
-  json run(const std::string& op, const json& q) {
-    uint64_t module = q.at("module").get<uint64_t>();
-    if (op == "launch") {
-      return to_json(
-          with_limit(device().launch(module, translate(kernel_args_from_json(q.at("args"))),
-                                     launch_config_from_json(q.at("config")))));
+  Invocation translate(Invocation inv) const {
+    if (KernelLaunch* k = std::get_if<KernelLaunch>(&inv.work)) {
+      k->args = translate(std::move(k->args));
+    } else {
+      inv.work = translate(std::get<LauncherArgs>(std::move(inv.work)));
     }
-    return to_json(
-        with_limit(device().call(module, translate(launcher_args_from_json(q.at("args"))))));
+    return inv;
   }
 
-  json run_timed(const std::string& op, const json& q) {
-    uint64_t module = q.at("module").get<uint64_t>();
-    bool flush = q.at("flush").get<bool>();
-    int repeat = q.at("repeat").get<int>();
-    TimedResult t =
-        op == "timed_launch"
-            ? device().timed_launch(module, translate(kernel_args_from_json(q.at("args"))),
-                                    launch_config_from_json(q.at("config")), flush, repeat)
-            : device().timed_call(module, translate(launcher_args_from_json(q.at("args"))), flush,
-                                  repeat);
+  json run(const json& q) {
+    return to_json(with_limit(device().run(translate(invocation_from_json(q.at("invocation"))))));
+  }
+
+  json run_timed(const json& q) {
+    std::vector<Invocation> batch;
+    for (const json& j : q.at("batch")) batch.push_back(translate(invocation_from_json(j)));
+    TimedResult t = device().timed(batch, q.at("flush").get<bool>());
     t.status = with_limit(t.status);
     return to_json(t);
   }
@@ -246,7 +236,6 @@ class Server {
   int socket_;
   std::unique_ptr<Device> device_;
   cpu::CpuDevice* cpu_ = nullptr;  // device_ when it is the cpu device on shared memory
-  std::string staged_kind_;
   std::map<uint64_t, Mapping> mappings_;
   size_t memory_limit_ = 0;
 };

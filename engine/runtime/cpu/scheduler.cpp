@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "engine/runtime/cpu/runtime_state.h"
+#include "engine/runtime/kta/geometry.h"
 
 constinit thread_local kta_rt::ThreadState kta_rt::tls{};
 
@@ -60,29 +61,11 @@ std::string format_dim(dim3 d) {
   return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
 }
 
-// Empty when the launch is valid, else why a GPU would refuse it.
+// Empty when the launch is valid, else why a GPU would refuse it (the check every device shares).
 std::string check_geometry(const LaunchDesc& d, size_t static_shared) {
-  const dim3 g = d.grid, b = d.block;
-  if (g.x == 0 || g.y == 0 || g.z == 0)
-    return "invalid geometry: grid " + format_dim(g) + " has a zero dimension";
-  if (b.x == 0 || b.y == 0 || b.z == 0)
-    return "invalid geometry: block " + format_dim(b) + " has a zero dimension";
-  uint64_t threads = uint64_t(b.x) * b.y * b.z;
-  if (threads > g_config.max_threads_per_block)
-    return "invalid geometry: block " + format_dim(b) + " has " + std::to_string(threads) +
-           " threads, the limit is " + std::to_string(g_config.max_threads_per_block);
-  if (b.x > 1024 || b.y > 1024 || b.z > 1024)
-    return "invalid geometry: block " + format_dim(b) +
-           " exceeds the per-dimension limit (1024,1024,1024)";
-  if (g.x > 2147483647u || g.y > 65535u || g.z > 65535u)
-    return "invalid geometry: grid " + format_dim(g) +
-           " exceeds the limit (2147483647,65535,65535)";
-  size_t shared = static_shared + d.dynamic_shared_bytes;
-  if (shared > g_config.shared_mem_limit)
-    return "shared memory over limit: " + std::to_string(shared) + " bytes per block (" +
-           std::to_string(static_shared) + " static + " + std::to_string(d.dynamic_shared_bytes) +
-           " dynamic), the limit is " + std::to_string(g_config.shared_mem_limit);
-  return {};
+  return kta_geometry::error({d.grid.x, d.grid.y, d.grid.z}, {d.block.x, d.block.y, d.block.z},
+                             d.dynamic_shared_bytes, static_shared, g_config.max_threads_per_block,
+                             g_config.shared_mem_limit);
 }
 
 // One running launch, shared by the pool threads.

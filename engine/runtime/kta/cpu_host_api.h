@@ -78,6 +78,10 @@ struct hipDeviceProp_t {
 #define hipEventDisableTiming 2
 #define hipHostMallocDefault 0
 
+// The C API has C linkage, as HIP's own headers declare it: code that defines one of these
+// functions itself (a timer of its own, say) compiles here as it does against HIP, and fools
+// nothing (the cpu device times launches in the worker, never through events).
+extern "C" {
 hipError_t hipMalloc(void** ptr, size_t bytes);
 hipError_t hipMallocManaged(void** ptr, size_t bytes, unsigned flags = 1);
 hipError_t hipHostMalloc(void** ptr, size_t bytes, unsigned flags = 0);
@@ -117,6 +121,7 @@ hipError_t hipPeekAtLastError();
 const char* hipGetErrorString(hipError_t error);
 const char* hipGetErrorName(hipError_t error);
 hipError_t hipFuncSetAttribute(const void* func, int attr, int value);
+}  // extern "C"
 
 template <class T>
 inline hipError_t hipMalloc(T** ptr, size_t bytes) {

@@ -12,6 +12,7 @@
 #include "engine/device/hip/plugin/launcher_build.h"
 #include "engine/device/hip/rtc/hiprtc_compiler.h"
 #include "engine/device/hip/rtc/kernel_signature.h"
+#include "engine/runtime/kta/geometry.h"
 
 namespace kta::engine::hip {
 namespace {
@@ -86,11 +87,17 @@ HipDevice::HipDevice(int ordinal, const DeviceOptions& options)
   info_.shared_mem_per_block = p.sharedMemPerBlock;
 #endif
   info_.name = p.name;
-  info_.kind = "hip";
+  info_.kind = DeviceKind::hip;
+  info_.timer = DeviceTimer::events;
+  info_.timer_resolution = 1e-6;  // events resolve about half a microsecond
+  info_.own_memory = true;
   info_.warp_size = p.warpSize;
   info_.l2_bytes = size_t(p.l2CacheSize);
   info_.max_threads_per_block = p.maxThreadsPerBlock;
   clock_hz_ = double(p.clockRate) * 1e3;
+  // No multiprocessor does more than 16384 flop per clock (NVIDIA Hopper's sparse FP8 tensor
+  // cores; dense FP16 is 4096): a generous bound for the compute-time floor.
+  info_.peak_flops = 16384.0 * p.multiProcessorCount * clock_hz_;
   int driver = 0, runtime = 0;
   (void)hipDriverGetVersion(&driver);
   (void)hipRuntimeGetVersion(&runtime);
@@ -297,24 +304,9 @@ HipDevice::Module* HipDevice::find_module(uint64_t id, bool launcher, std::strin
 }
 
 std::string HipDevice::validate(const LaunchConfig& c) const {
-  auto dims = [](const Dim3& d) {
-    return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
-  };
-  if (c.grid.x == 0 || c.grid.y == 0 || c.grid.z == 0)
-    return "invalid geometry: empty grid " + dims(c.grid);
-  if (c.block.x == 0 || c.block.y == 0 || c.block.z == 0)
-    return "invalid geometry: empty block " + dims(c.block);
-  uint64_t threads = uint64_t(c.block.x) * c.block.y * c.block.z;
-  if (threads > uint64_t(info_.max_threads_per_block))
-    return "invalid geometry: block " + dims(c.block) + " has " + std::to_string(threads) +
-           " threads, the device allows " + std::to_string(info_.max_threads_per_block);
-  if (c.grid.y > 65535 || c.grid.z > 65535)
-    return "invalid geometry: grid " + dims(c.grid) + " exceeds 65535 in y or z";
-  if (c.shared_bytes > info_.shared_mem_per_block)
-    return "invalid geometry: " + std::to_string(c.shared_bytes) +
-           " bytes of dynamic shared memory, the device allows " +
-           std::to_string(info_.shared_mem_per_block);
-  return {};
+  return kta_geometry::error({c.grid.x, c.grid.y, c.grid.z}, {c.block.x, c.block.y, c.block.z},
+                             c.shared_bytes, 0, uint64_t(info_.max_threads_per_block),
+                             info_.shared_mem_per_block);
 }
 
 std::string HipDevice::kernel_params(const Module& m, const std::vector<KernelArg>& args,
@@ -418,8 +410,14 @@ LaunchResult HipDevice::finish(hipStream_t stream, const std::string& what) {
   return {};
 }
 
-LaunchResult HipDevice::launch(uint64_t module, const std::vector<KernelArg>& args,
-                               const LaunchConfig& config) {
+LaunchResult HipDevice::run(const Invocation& invocation) {
+  if (const KernelLaunch* k = invocation.kernel()) return launch_kernel(invocation.module, *k);
+  return call_launcher(invocation.module, *invocation.call());
+}
+
+LaunchResult HipDevice::launch_kernel(uint64_t module, const KernelLaunch& k) {
+  const std::vector<KernelArg>& args = k.args;
+  const LaunchConfig& config = k.config;
   if (!lost_.empty()) return failed(lost_);
   std::string error;
   Module* m = find_module(module, false, &error);
@@ -436,7 +434,7 @@ LaunchResult HipDevice::launch(uint64_t module, const std::vector<KernelArg>& ar
   return r;
 }
 
-LaunchResult HipDevice::call(uint64_t module, const LauncherArgs& args) {
+LaunchResult HipDevice::call_launcher(uint64_t module, const LauncherArgs& args) {
   if (!lost_.empty()) return failed(lost_);
   std::string error;
   Module* m = find_module(module, true, &error);

@@ -30,13 +30,8 @@ class HipDevice : public Device {
   void download(void* dst, Buffer src, size_t bytes) override;
   void fill(Buffer dst, uint8_t byte) override;
   CompileResult compile(const CompileRequest& request) override;
-  LaunchResult launch(uint64_t module, const std::vector<KernelArg>& args,
-                      const LaunchConfig& config) override;
-  LaunchResult call(uint64_t module, const LauncherArgs& args) override;
-  TimedResult timed_launch(uint64_t module, const std::vector<KernelArg>& args,
-                           const LaunchConfig& config, bool flush, int repeat) override;
-  TimedResult timed_call(uint64_t module, const LauncherArgs& args, bool flush,
-                         int repeat) override;
+  LaunchResult run(const Invocation& invocation) override;
+  TimedResult timed(std::span<const Invocation> batch, bool flush) override;
   void synchronize() override;
 
   // The architecture kernels are compiled for ("sm_90", "gfx90a").
@@ -84,9 +79,15 @@ class HipDevice : public Device {
   void measure_peak_bandwidth();
   // Records the clocks right after a timed sample, outside its events.
   void record_clocks(TimedResult& t);
-  Graph* graph_for(Module& m, const std::string& key, int repeat,
-                   const std::vector<KernelArg>* kargs, const LaunchConfig* config,
-                   const LauncherArgs* largs, std::string* error);
+  LaunchResult launch_kernel(uint64_t module, const KernelLaunch& k);
+  LaunchResult call_launcher(uint64_t module, const LauncherArgs& args);
+  TimedResult timed_kernels(Module& m, std::span<const Invocation> batch, bool flush);
+  TimedResult timed_calls(Module& m, std::span<const Invocation> batch, bool flush);
+  // Enqueues one invocation of `m` on `stream`.
+  std::string enqueue(Module& m, const Invocation& inv, hipStream_t stream);
+  // The batch captured as one graph (made on first use, keyed by its arguments); null with
+  // `error` set where capture fails.
+  Graph* graph_for(Module& m, std::span<const Invocation> batch, std::string* error);
 
   int ordinal_ = 0;
   DeviceOptions options_;

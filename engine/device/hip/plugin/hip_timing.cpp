@@ -13,19 +13,20 @@
 namespace kta::engine::hip {
 namespace {
 
-std::string args_key(const std::vector<KernelArg>& args, const LaunchConfig& c, int repeat) {
-  std::string k = std::to_string(repeat) + "|" + std::to_string(c.grid.x) + "," +
-                  std::to_string(c.grid.y) + "," + std::to_string(c.grid.z) + "|" +
-                  std::to_string(c.block.x) + "," + std::to_string(c.block.y) + "," +
-                  std::to_string(c.block.z) + "|" + std::to_string(c.shared_bytes);
-  for (const KernelArg& a : args)
-    k += "|" + std::to_string(int(a.type)) + ":" + std::to_string(a.buffer.id) + ":" +
-         std::to_string(a.scalar.u);
-  return k;
+std::string kernel_key(const KernelLaunch& k) {
+  const LaunchConfig& c = k.config;
+  std::string key = std::to_string(c.grid.x) + "," + std::to_string(c.grid.y) + "," +
+                    std::to_string(c.grid.z) + "|" + std::to_string(c.block.x) + "," +
+                    std::to_string(c.block.y) + "," + std::to_string(c.block.z) + "|" +
+                    std::to_string(c.shared_bytes);
+  for (const KernelArg& a : k.args)
+    key += "|" + std::to_string(int(a.type)) + ":" + std::to_string(a.buffer.id) + ":" +
+           std::to_string(a.scalar.u);
+  return key;
 }
 
-std::string call_key(const LauncherArgs& args, int repeat) {
-  std::string k = "call|" + std::to_string(repeat);
+std::string call_key(const LauncherArgs& args) {
+  std::string k = "call";
   for (const TensorArg& t : args.tensors) {
     k += "|" + std::to_string(t.buffer.id) + ":" + std::to_string(t.dtype);
     for (int64_t d : t.shape) k += "," + std::to_string(d);
@@ -36,6 +37,14 @@ std::string call_key(const LauncherArgs& args, int repeat) {
     k += "|" + std::to_string(p.i) + ":" + std::to_string(f);
   }
   return k;
+}
+
+// A batch's graph key: every invocation's arguments, in order.
+std::string batch_key(std::span<const Invocation> batch) {
+  std::string key = std::to_string(batch.size());
+  for (const Invocation& inv : batch)
+    key += "#" + (inv.kernel() ? kernel_key(*inv.kernel()) : call_key(*inv.call()));
+  return key;
 }
 
 // The guard kernel (HipDevice::enqueue_guard): spins for a number of SM clock cycles.
@@ -123,17 +132,21 @@ void HipDevice::measure_peak_bandwidth() {
   if (best > 0) info_.peak_bandwidth = 2.0 * double(bytes) / (double(best) * 1e-3);
 }
 
-HipDevice::Graph* HipDevice::graph_for(Module& m, const std::string& key, int repeat,
-                                       const std::vector<KernelArg>* kargs,
-                                       const LaunchConfig* config, const LauncherArgs* largs,
+std::string HipDevice::enqueue(Module& m, const Invocation& inv, hipStream_t stream) {
+  if (const KernelLaunch* k = inv.kernel()) return enqueue_launch(m, k->args, k->config, stream);
+  return enqueue_call(m, *inv.call(), stream);
+}
+
+HipDevice::Graph* HipDevice::graph_for(Module& m, std::span<const Invocation> batch,
                                        std::string* error) {
+  std::string key = batch_key(batch);
   auto it = m.graphs.find(key);
   if (it != m.graphs.end()) return it->second.get();
   auto g = std::make_unique<Graph>();
   *error = KTA_HIP(graph_begin_capture(stream_));
   if (!error->empty()) return nullptr;
-  for (int i = 0; i < repeat && error->empty(); ++i)
-    *error = kargs ? enqueue_launch(m, *kargs, *config, stream_) : enqueue_call(m, *largs, stream_);
+  for (size_t i = 0; i < batch.size() && error->empty(); ++i)
+    *error = enqueue(m, batch[i], stream_);
   std::string end = KTA_HIP(graph_end_capture(stream_, &g->graph));
   if (error->empty()) *error = end;
   if (error->empty()) *error = KTA_HIP(graph_instantiate(&g->exec, g->graph));
@@ -145,6 +158,8 @@ HipDevice::Graph* HipDevice::graph_for(Module& m, const std::string& key, int re
   *error = KTA_HIP(graph_launch(g->exec, stream_));
   if (error->empty()) *error = KTA_HIP(hipStreamSynchronize(stream_));
   if (!error->empty()) return nullptr;
+  // Old batches' graphs (their buffers were freed) are not replayed again: keep a few.
+  if (m.graphs.size() >= 64) m.graphs.clear();
   return (m.graphs[key] = std::move(g)).get();
 }
 
@@ -157,21 +172,29 @@ void HipDevice::record_clocks(TimedResult& t) {
   t.mem_clock_mhz = c.mem_mhz;
 }
 
-TimedResult HipDevice::timed_launch(uint64_t module, const std::vector<KernelArg>& args,
-                                    const LaunchConfig& config, bool flush, int repeat) {
-  TimedResult t;
+TimedResult HipDevice::timed(std::span<const Invocation> batch, bool flush) {
   if (!lost_.empty()) return {failed(lost_), 0};
+  if (batch.empty()) return {failed("empty batch"), 0};
   std::string error;
-  Module* m = find_module(module, false, &error);
+  bool launcher = batch.front().call() != nullptr;
+  Module* m = find_module(batch.front().module, launcher, &error);
   if (m == nullptr) return {failed(error), 0};
+  for (const Invocation& inv : batch)
+    if (inv.module != batch.front().module || (inv.call() != nullptr) != launcher)
+      return {failed("a batch runs one module"), 0};
   bind();
-  repeat = std::max(repeat, 1);
+  return launcher ? timed_calls(*m, batch, flush) : timed_kernels(*m, batch, flush);
+}
+
+TimedResult HipDevice::timed_kernels(Module& m, std::span<const Invocation> batch, bool flush) {
+  TimedResult t;
+  std::string error;
   Graph* g = nullptr;
-  if (repeat > 1) {
-    g = graph_for(*m, args_key(args, config, repeat), repeat, &args, &config, nullptr, &error);
+  if (batch.size() > 1) {
+    g = graph_for(m, batch, &error);
     if (g == nullptr) {
       hipError_t e = hipStreamSynchronize(stream_);
-      if (e != hipSuccess) return {device_error(e, "kernel '" + m->entry + "'"), 0};
+      if (e != hipSuccess) return {device_error(e, "kernel '" + m.entry + "'"), 0};
       return {failed(error), 0};
     }
   }
@@ -183,7 +206,7 @@ TimedResult HipDevice::timed_launch(uint64_t module, const std::vector<KernelArg
   }
   auto queued = std::chrono::steady_clock::now();
   KTA_HIP_REQUIRE(hipEventRecord(start_, stream_));
-  error = g ? KTA_HIP(graph_launch(g->exec, stream_)) : enqueue_launch(*m, args, config, stream_);
+  error = g ? KTA_HIP(graph_launch(g->exec, stream_)) : enqueue(m, batch.front(), stream_);
   KTA_HIP_REQUIRE(hipEventRecord(stop_, stream_));
   note_enqueue(std::chrono::duration<double>(std::chrono::steady_clock::now() - queued).count());
   if (!error.empty()) {
@@ -191,28 +214,22 @@ TimedResult HipDevice::timed_launch(uint64_t module, const std::vector<KernelArg
     (void)hipGetLastError();
     return {failed(error), 0};
   }
-  t.status = finish(stream_, "kernel '" + m->entry + "'");
+  t.status = finish(stream_, "kernel '" + m.entry + "'");
   if (!t.status.ok) return t;
   float ms = 0;
   KTA_HIP_REQUIRE(hipEventElapsedTime(&ms, start_, stop_));
-  t.seconds = double(ms) * 1e-3 / repeat;
+  t.seconds = double(ms) * 1e-3 / double(batch.size());
   record_clocks(t);
   return t;
 }
 
-TimedResult HipDevice::timed_call(uint64_t module, const LauncherArgs& args, bool flush,
-                                  int repeat) {
+TimedResult HipDevice::timed_calls(Module& m, std::span<const Invocation> batch, bool flush) {
   TimedResult t;
-  if (!lost_.empty()) return {failed(lost_), 0};
   std::string error;
-  Module* m = find_module(module, true, &error);
-  if (m == nullptr) return {failed(error), 0};
-  bind();
-  repeat = std::max(repeat, 1);
   Graph* g = nullptr;
-  if (repeat > 1) {
+  if (batch.size() > 1) {
     // A launcher that cannot be captured (it allocates or synchronizes) is timed back to back.
-    g = graph_for(*m, call_key(args, repeat), repeat, nullptr, nullptr, &args, &error);
+    g = graph_for(m, batch, &error);
     if (g == nullptr && !lost_.empty()) return {failed(lost_), 0};
   }
   if (flush) flush_l2();
@@ -227,16 +244,17 @@ TimedResult HipDevice::timed_call(uint64_t module, const LauncherArgs& args, boo
   if (g != nullptr) {
     error = KTA_HIP(graph_launch(g->exec, stream_));
   } else {
-    for (int i = 0; i < repeat && error.empty(); ++i) error = enqueue_call(*m, args, stream_);
+    for (size_t i = 0; i < batch.size() && error.empty(); ++i)
+      error = enqueue(m, batch[i], stream_);
   }
   KTA_HIP_REQUIRE(hipEventRecord(stop_, nullptr));
   note_enqueue(std::chrono::duration<double>(std::chrono::steady_clock::now() - queued).count());
   hipError_t e = hipDeviceSynchronize();
-  if (e != hipSuccess) return {device_error(e, "launcher '" + m->entry + "'"), 0};
+  if (e != hipSuccess) return {device_error(e, "launcher '" + m.entry + "'"), 0};
   if (!error.empty()) return {failed(error), 0};
   float ms = 0;
   KTA_HIP_REQUIRE(hipEventElapsedTime(&ms, start_, stop_));
-  t.seconds = double(ms) * 1e-3 / repeat;
+  t.seconds = double(ms) * 1e-3 / double(batch.size());
   record_clocks(t);
   return t;
 }
