@@ -21,10 +21,16 @@ class LaunchCollector : public RecursiveASTVisitor<LaunchCollector> {
     const Expr* value;
   };
   std::vector<const Expr*> launches;
+  std::vector<const CallExpr*> host_calls;  // calls of host functions with a body
   std::vector<Def> defs;
 
   bool VisitStmt(Stmt* s) {
-    if (is_kernel_launch(s)) launches.push_back(cast<Expr>(s));
+    if (is_kernel_launch(s)) {
+      launches.push_back(cast<Expr>(s));
+    } else if (const auto* call = dyn_cast<CallExpr>(s)) {
+      const FunctionDecl* fn = call->getDirectCallee();
+      if (fn && !is_device_function(fn) && fn->hasBody()) host_calls.push_back(call);
+    }
     return true;
   }
   bool VisitVarDecl(VarDecl* v) {
@@ -38,12 +44,20 @@ class LaunchCollector : public RecursiveASTVisitor<LaunchCollector> {
   }
 };
 
+// `const kta_call* call`: the launcher's whole argument. Its sizes count (is_launch_abi_size), but
+// not the pointer, or `call->num_tensors != 4` would be launch geometry.
+bool is_launch_call_pointer(const VarDecl* v) {
+  const auto* record = v->getType()->getPointeeCXXRecordDecl();
+  return record && record->getIdentifier() && record->getName() == "kta_call";
+}
+
 // Adds every variable `s` names to `vars`; true when one was new.
 bool add_named_vars(const Stmt* s, llvm::SmallPtrSet<const VarDecl*, 16>& vars) {
   bool added = false;
   any_of_tree(s, [&](const Stmt* x) {
     if (const auto* ref = dyn_cast<DeclRefExpr>(x))
-      if (const auto* v = dyn_cast<VarDecl>(ref->getDecl())) added = vars.insert(v).second || added;
+      if (const auto* v = dyn_cast<VarDecl>(ref->getDecl()); v && !is_launch_call_pointer(v))
+        added = vars.insert(v).second || added;
     return false;
   });
   return added;
@@ -110,15 +124,22 @@ const HostLaunches& LaunchScope::host(const FunctionDecl* fn) {
   if (!fn->hasBody()) return *slot;
   LaunchCollector collect;
   collect.TraverseStmt(const_cast<Stmt*>(fn->getBody()));
-  slot->launches = collect.launches;
-  for (const Expr* launch : collect.launches) add_named_vars(launch, slot->vars);
+  HostLaunches& h = *slot;
+  h.launches = collect.launches;
+  // `launch<64>(x, y, n, stream)`: a call of a host function that launches is a launch too.
+  for (const CallExpr* call : collect.host_calls) {
+    const FunctionDecl* callee = call->getDirectCallee();
+    if (const FunctionDecl* pattern = callee->getTemplateInstantiationPattern()) callee = pattern;
+    if (callee != fn && !host(callee).launches.empty()) h.launches.push_back(call);
+  }
+  for (const Expr* launch : h.launches) add_named_vars(launch, h.vars);
   // Back through the assignments: `grid` is in the launch, `blocks` in grid's value, ...
   for (bool grew = true; grew;) {
     grew = false;
     for (const auto& def : collect.defs)
-      if (slot->vars.count(def.var)) grew = add_named_vars(def.value, slot->vars) || grew;
+      if (h.vars.count(def.var)) grew = add_named_vars(def.value, h.vars) || grew;
   }
-  return *slot;
+  return h;
 }
 
 bool LaunchScope::mentions_launch_var(const Stmt* s, const FunctionDecl* fn) {

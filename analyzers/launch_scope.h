@@ -20,7 +20,8 @@ namespace kta::analyzers {
 
 // What one host function launches and which of its variables feed those launches.
 struct HostLaunches {
-  std::vector<const clang::Expr*> launches;  // `k<<<g, b>>>(...)`, `hipLaunchKernel(...)`
+  // `k<<<g, b>>>(...)`, `hipLaunchKernel(...)`, and calls of host functions that launch.
+  std::vector<const clang::Expr*> launches;
   // Variables named in a launch, and (transitively) the variables their values derive from.
   llvm::SmallPtrSet<const clang::VarDecl*, 16> vars;
 };

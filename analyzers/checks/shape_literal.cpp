@@ -61,6 +61,15 @@ auto enum_constant() {
   return enumConstantDecl(has(ignoringParenImpCasts(integerLiteral().bind("lit")))).bind("enum");
 }
 
+// `call->tensors[3]`, `call->params[2]`: a position in the launcher ABI, never a shape.
+bool is_launch_abi_slot(const ArraySubscriptExpr* sub) {
+  const auto* member = dyn_cast<MemberExpr>(sub->getBase()->IgnoreParenImpCasts());
+  const auto* field = member ? dyn_cast<FieldDecl>(member->getMemberDecl()) : nullptr;
+  if (!field || !field->getParent()->getIdentifier()) return false;
+  return field->getParent()->getName() == "kta_call" &&
+         (field->getName() == "tensors" || field->getName() == "params");
+}
+
 // Where the audited file uses its file-scope constants and its macros' literals.
 class UseIndex : public RecursiveASTVisitor<UseIndex> {
  public:
@@ -190,7 +199,8 @@ void ShapeLiteralCheck::check(const MatchFinder::MatchResult& result) {
       on_literal(lit, nullptr, "as a row stride", ast);
     else
       on_literal(lit, other, "in index arithmetic", ast);
-  } else if (result.Nodes.getNodeAs<ArraySubscriptExpr>("sub")) {
+  } else if (const auto* sub = result.Nodes.getNodeAs<ArraySubscriptExpr>("sub")) {
+    if (is_launch_abi_slot(sub)) return;
     on_literal(lit, nullptr, "as a subscript", ast);
   } else if (const auto* arg = result.Nodes.getNodeAs<Expr>("arg")) {
     const char* where = isa<CUDAKernelCallExpr>(arg) ? "as a kernel argument" : "as an argument";

@@ -566,6 +566,29 @@ TEST(ShapeLiteral, HostHelpersAndFastPathsMustNotWarn) {
       });
 }
 
+// `call->tensors[3]` and `call->num_tensors != 4` are the launcher ABI: with visible sizes 3 and 4
+// they are still not shapes, also when the launcher hands the launch to a helper.
+TEST(ShapeLiteral, LauncherAbiPositionsMustNotWarn) {
+  FileAudit a = audit_code(
+      "struct kta_tensor { void* data; long shape[4]; int ndim; };\n"
+      "struct kta_call { int num_tensors; kta_tensor tensors[8]; };\n"
+      "__global__ void k(float* a, float* b, float* c, float* d, long n) { long i = "
+      "blockIdx.x * blockDim.x + threadIdx.x; if (i < n) d[i] = a[i] + b[i] + c[i]; }\n"
+      "template <int B> void run(float* a, float* b, float* c, float* d, long n) { k<<<(n + "
+      "B - 1) / B, B>>>(a, b, c, d, n); }\n"
+      "int launch(const kta_call* call) {\n"
+      "  if (call->num_tensors != 4) return 1;\n"
+      "  float* d = (float*)call->tensors[3].data;\n"
+      "  run<256>((float*)call->tensors[0].data, (float*)call->tensors[1].data, "
+      "(float*)call->tensors[2].data, d, call->tensors[0].shape[0]);\n"
+      "  return 0;\n"
+      "}",
+      {{"B", {3, 4}}, {"N", {4096}}});
+  EXPECT_TRUE(a.parse_errors.empty()) << testing_util::describe(a);
+  EXPECT_EQ(findings_of(a, "kta-shape-literal"), std::vector<std::string>{})
+      << testing_util::describe(a);
+}
+
 TEST(ShapeBranch, HostAndFallbackRules) {
   expect_silent(
       "kta-shape-branch",
@@ -591,6 +614,17 @@ TEST(ShapeBranch, HostAndFallbackRules) {
            "}",
            {"2:3: work happens only when 'n' == 4096: the else branch only leaves, so other sizes "
             "do nothing; add a general fallback"}},
+          {"launcher that delegates the launch to a helper",
+           "__global__ void k(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; "
+           "if (i < n) x[i] = 0; }\n"
+           "template <int B> void run(float* x, int n) { k<<<(n + B - 1) / B, B>>>(x, n); }\n"
+           "int launch(float* x, int n) {\n"
+           "  if (n != 4096) return 1;\n"
+           "  run<256>(x, n);\n"
+           "  return 0;\n"
+           "}",
+           {"4:3: early exit unless 'n' == 4096 holds: other sizes skip the work; keep a general "
+            "path for every size"}},
           {"host early exit before a fixed launch",
            "__global__ void k(float* x) { x[threadIdx.x] = 0; }\n"
            "int launch(float* x, int n) {\n"
