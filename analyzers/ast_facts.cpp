@@ -12,7 +12,13 @@ namespace {
 
 using namespace clang;
 
-// Calls `visit` on `s` and every sub-statement; stops early when it returns true.
+const VarDecl* referenced_var(const Stmt* s) {
+  if (const auto* ref = dyn_cast<DeclRefExpr>(s)) return dyn_cast<VarDecl>(ref->getDecl());
+  return nullptr;
+}
+
+}  // namespace
+
 bool any_of_tree(const Stmt* s, const std::function<bool(const Stmt*)>& visit) {
   if (!s) return false;
   if (visit(s)) return true;
@@ -21,12 +27,14 @@ bool any_of_tree(const Stmt* s, const std::function<bool(const Stmt*)>& visit) {
   return false;
 }
 
-const VarDecl* referenced_var(const Stmt* s) {
-  if (const auto* ref = dyn_cast<DeclRefExpr>(s)) return dyn_cast<VarDecl>(ref->getDecl());
-  return nullptr;
+const VarDecl* named_var(const Expr* e) {
+  return e ? referenced_var(e->IgnoreParenImpCasts()) : nullptr;
 }
 
-// A kta_call parameter value or tensor extent: `call->params[0].i`, `t.shape[1]`.
+bool is_device_function(const FunctionDecl* fn) {
+  return fn && (fn->hasAttr<CUDAGlobalAttr>() || fn->hasAttr<CUDADeviceAttr>());
+}
+
 bool is_launch_abi_size(const Stmt* s) {
   const auto* member = dyn_cast<MemberExpr>(s);
   if (!member) return false;
@@ -37,6 +45,8 @@ bool is_launch_abi_size(const Stmt* s) {
   return (record == "kta_param" && name == "i") ||
          (record == "kta_tensor" && (name == "shape" || name == "ndim"));
 }
+
+namespace {
 
 bool is_size_param(const VarDecl* v) {
   return v && isa<ParmVarDecl>(v) && is_size_type(v->getType().getNonReferenceType());
@@ -59,6 +69,8 @@ class FlowCollector : public RecursiveASTVisitor<FlowCollector> {
   std::vector<Def> defs;
   std::vector<const Stmt*> comparisons;  // comparisons and min/max calls
   std::vector<const Stmt*> loop_conditions;
+  std::vector<const ArraySubscriptExpr*> subscripts;
+  std::vector<const BinaryOperator*> pointer_offsets;  // `p + e`, `p += e`, `e + p`
 
   bool VisitVarDecl(VarDecl* v) {
     if (v->hasInit()) defs.push_back({v, v->getInit()});
@@ -69,10 +81,17 @@ class FlowCollector : public RecursiveASTVisitor<FlowCollector> {
       if (const VarDecl* v = referenced_var(op->getLHS()->IgnoreParenImpCasts()))
         defs.push_back({v, op->getRHS()});
     if (op->isComparisonOp()) comparisons.push_back(op);
+    if ((op->getOpcode() == BO_Add || op->getOpcode() == BO_AddAssign) &&
+        op->getType()->isPointerType())
+      pointer_offsets.push_back(op);
     return true;
   }
   bool VisitCallExpr(CallExpr* call) {
     if (is_min_max_call(call)) comparisons.push_back(call);
+    return true;
+  }
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr* e) {
+    subscripts.push_back(e);
     return true;
   }
   bool VisitForStmt(ForStmt* s) {
@@ -88,6 +107,45 @@ class FlowCollector : public RecursiveASTVisitor<FlowCollector> {
     return true;
   }
 };
+
+// The variables a comparison bounds by a size: `c` in `c < cols` (not `c < 256`).
+void add_size_bounds(const Stmt* cmp, FunctionFacts& facts) {
+  const auto* op = dyn_cast<BinaryOperator>(cmp);
+  if (!op) return;
+  for (auto [var_side, bound_side] :
+       {std::pair{op->getLHS(), op->getRHS()}, std::pair{op->getRHS(), op->getLHS()}}) {
+    const VarDecl* v = named_var(var_side);
+    if (!v || !v->getType()->isIntegerType() || !mentions_size(bound_side, facts)) continue;
+    if (mentions_thread_index(bound_side, facts)) continue;
+    facts.size_bounded.emplace(v, size_name(bound_side, facts));
+  }
+}
+
+// Which variables range over a whole dimension, which local arrays they index, and which
+// variables address global memory.
+void compute_ranges(const FlowCollector& flow, FunctionFacts& facts) {
+  for (const Stmt* cmp : flow.comparisons) add_size_bounds(cmp, facts);
+  auto add_index_vars = [&](const Stmt* index) {
+    any_of_tree(index, [&](const Stmt* x) {
+      if (const VarDecl* v = referenced_var(x)) facts.global_index_vars.insert(v);
+      return false;
+    });
+  };
+  for (const ArraySubscriptExpr* sub : flow.subscripts) {
+    const VarDecl* base = base_var(sub->getBase());
+    if (base && facts.global_ptrs.count(base)) add_index_vars(sub->getIdx());
+    const VarDecl* index = named_var(sub->getIdx());
+    auto bounded = index ? facts.size_bounded.find(index) : facts.size_bounded.end();
+    if (base && !facts.global_ptrs.count(base) && bounded != facts.size_bounded.end())
+      facts.size_indexed_arrays.emplace(base, bounded->second);
+  }
+  for (const BinaryOperator* op : flow.pointer_offsets) {
+    const Expr* ptr = op->getLHS()->getType()->isPointerType() ? op->getLHS() : op->getRHS();
+    const VarDecl* base = base_var(ptr);
+    if (base && facts.global_ptrs.count(base))
+      add_index_vars(ptr == op->getLHS() ? op->getRHS() : op->getLHS());
+  }
+}
 
 std::unique_ptr<FunctionFacts> compute_facts(const FunctionDecl* fn) {
   auto facts = std::make_unique<FunctionFacts>();
@@ -142,6 +200,7 @@ std::unique_ptr<FunctionFacts> compute_facts(const FunctionDecl* fn) {
   }
   for (const Stmt* cond : flow.loop_conditions)
     if (mentions_size(cond, *facts)) facts->has_size_loop = true;
+  compute_ranges(flow, *facts);
   return facts;
 }
 

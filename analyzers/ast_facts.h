@@ -8,6 +8,7 @@
 #include <llvm/ADT/SmallPtrSet.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -27,6 +28,14 @@ struct FunctionFacts {
   std::vector<clang::SourceLocation> guards;
   // Loops whose condition depends on a size (grid-stride and row loops).
   bool has_size_loop = false;
+  // Variables compared against a size (`c < cols`, `i >= n`): they range over a whole dimension.
+  // The value is the size's name, for messages.
+  std::map<const clang::VarDecl*, std::string> size_bounded;
+  // Local arrays subscripted by a size-bounded variable (`row[c]` with `c < cols`), with that size.
+  std::map<const clang::VarDecl*, std::string> size_indexed_arrays;
+  // Variables that address global memory: in the index of a subscript of a global pointer, or
+  // added to one (`x[idx]`, `x + offset`).
+  llvm::SmallPtrSet<const clang::VarDecl*, 16> global_index_vars;
 };
 
 // Computes FunctionFacts once per function.
@@ -38,6 +47,14 @@ class FactsCache {
   std::map<const clang::FunctionDecl*, std::unique_ptr<FunctionFacts>> cache_;
 };
 
+// A kta_call parameter value or tensor extent: `call->params[0].i`, `t.shape[1]`.
+bool is_launch_abi_size(const clang::Stmt* s);
+// `__global__` or `__device__` (also `__host__ __device__`): code that runs on the device.
+bool is_device_function(const clang::FunctionDecl* fn);
+// The variable `e` names, through parentheses and implicit casts, or null.
+const clang::VarDecl* named_var(const clang::Expr* e);
+// True when `s` or one of its sub-statements satisfies `visit`.
+bool any_of_tree(const clang::Stmt* s, const std::function<bool(const clang::Stmt*)>& visit);
 // An integer (not bool, not char) scalar type: what sizes are passed as.
 bool is_size_type(clang::QualType type);
 

@@ -2,6 +2,7 @@
 // applies suppressions and the baseline.
 #include "analyzers/audit.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
@@ -75,6 +76,12 @@ std::string describe_status(int status, bool timed_out) {
 // The child's side: audits `file` and writes the result as JSON to `out_fd`.
 int audit_in_child(const fs::path& file, const ShapeSet& shapes, const AuditOptions& options,
                    int out_fd) {
+  // Whatever Clang or LLVM would print (a crash's stack trace included) stays out of the
+  // caller's stderr: the result, or the child's exit status, is what the caller gets.
+  if (int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC); null >= 0) {
+    ::dup2(null, STDERR_FILENO);
+    if (null != STDERR_FILENO) ::close(null);
+  }
   if (options.before_file) options.before_file(file);
   std::string out = to_json(audit_one_file(file, shapes, options.include_dirs)).dump();
   for (size_t at = 0; at < out.size();) {

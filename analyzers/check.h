@@ -15,6 +15,7 @@
 
 #include "analyzers/ast_facts.h"
 #include "analyzers/audit.h"
+#include "analyzers/launch_scope.h"
 #include "analyzers/shapes.h"
 
 namespace kta::analyzers {
@@ -35,6 +36,9 @@ class CheckContext {
   const ShapeSet& shapes() const { return shapes_; }
   std::vector<MacroConstant>& macros() { return macros_; }
   const FunctionFacts& facts(const clang::FunctionDecl* fn) { return facts_.get(fn); }
+  FactsCache& facts_cache() { return facts_; }
+  // Which host code the shape checks judge (launch geometry, not host-only helpers).
+  LaunchScope& scope() { return scope_; }
 
   // Records a finding at `loc` (mapped out of macros to the audited file; others are dropped).
   void report(const clang::SourceManager& sm, clang::SourceLocation loc, std::string_view check,
@@ -45,6 +49,7 @@ class CheckContext {
   std::vector<Finding>& out_;
   std::vector<MacroConstant> macros_;
   FactsCache facts_;
+  LaunchScope scope_;
   std::set<std::tuple<std::string, unsigned, unsigned>> seen_;
 };
 

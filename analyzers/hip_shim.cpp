@@ -145,6 +145,33 @@ template <class T> __device__ T atomicAnd(T*, T);
 template <class T> __device__ T atomicOr(T*, T);
 template <class T> __device__ T atomicXor(T*, T);
 template <class T> __device__ T atomicInc(T*, T);
+template <class T> __device__ T atomicDec(T*, T);
+template <class T> __device__ T atomicAdd_block(T*, T);
+template <class T> __device__ T atomicAdd_system(T*, T);
+template <class T> __device__ T atomicCAS_block(T*, T, T);
+template <class T> __device__ T atomicCAS_system(T*, T, T);
+template <class T> __device__ T unsafeAtomicAdd(T*, T);
+__host__ __device__ int __float_as_int(float);
+__host__ __device__ unsigned __float_as_uint(float);
+__host__ __device__ float __int_as_float(int);
+__host__ __device__ float __uint_as_float(unsigned);
+__host__ __device__ long long __double_as_longlong(double);
+__host__ __device__ double __longlong_as_double(long long);
+__device__ float __fadd_rn(float, float);
+__device__ float __fsub_rn(float, float);
+__device__ float __fmul_rn(float, float);
+__device__ float __fdiv_rn(float, float);
+__device__ float __frcp_rn(float);
+__device__ double __fma_rn(double, double, double);
+__device__ double __dadd_rn(double, double);
+__device__ double __dmul_rn(double, double);
+__device__ float __double2float_rn(double);
+__device__ int __float2int_rd(float);
+__device__ int __float2int_rn(float);
+__device__ int __float2int_ru(float);
+__device__ int __float2int_rz(float);
+__device__ float __int2float_rn(int);
+__device__ float __uint2float_rn(unsigned);
 __device__ float __fdividef(float, float);
 __device__ float __frsqrt_rn(float);
 __device__ float __fsqrt_rn(float);
@@ -172,12 +199,21 @@ __device__ long long wall_clock64();
 typedef struct ihipStream_t* hipStream_t;
 typedef struct ihipEvent_t* hipEvent_t;
 typedef enum hipError_t { hipSuccess = 0, hipErrorInvalidValue = 1, hipErrorOutOfMemory = 2,
-  hipErrorInvalidConfiguration = 9, hipErrorLaunchFailure = 719 } hipError_t;
+  hipErrorMemoryAllocation = 2, hipErrorNotInitialized = 3, hipErrorInvalidConfiguration = 9,
+  hipErrorInvalidDevicePointer = 17, hipErrorInvalidDevice = 101, hipErrorInvalidResourceHandle = 400,
+  hipErrorNotReady = 600, hipErrorLaunchFailure = 719, hipErrorUnknown = 999 } hipError_t;
+#define hipStreamDefault 0x0
+#define hipStreamNonBlocking 0x1
+#define hipEventDefault 0x0
+#define hipEventDisableTiming 0x2
+#define hipHostMallocDefault 0x0
 typedef enum hipMemcpyKind { hipMemcpyHostToHost = 0, hipMemcpyHostToDevice, hipMemcpyDeviceToHost,
   hipMemcpyDeviceToDevice, hipMemcpyDefault } hipMemcpyKind;
 typedef enum hipDeviceAttribute_t { hipDeviceAttributeMaxThreadsPerBlock, hipDeviceAttributeWarpSize,
   hipDeviceAttributeMultiprocessorCount, hipDeviceAttributeMaxSharedMemoryPerBlock,
-  hipDeviceAttributeComputeCapabilityMajor, hipDeviceAttributeComputeCapabilityMinor } hipDeviceAttribute_t;
+  hipDeviceAttributeComputeCapabilityMajor, hipDeviceAttributeComputeCapabilityMinor,
+  hipDeviceAttributeL2CacheSize, hipDeviceAttributeMaxBlockDimX, hipDeviceAttributeMaxGridDimX,
+  hipDeviceAttributeClockRate } hipDeviceAttribute_t;
 typedef enum hipFuncAttribute { hipFuncAttributeMaxDynamicSharedMemorySize } hipFuncAttribute;
 typedef struct hipDeviceProp_t { char name[256]; size_t totalGlobalMem; size_t sharedMemPerBlock;
   int warpSize; int maxThreadsPerBlock; int maxThreadsDim[3]; int maxGridSize[3];
@@ -188,6 +224,22 @@ template <class T> hipError_t hipMalloc(T** p, size_t n) { return hipMalloc((voi
 hipError_t hipMallocAsync(void**, size_t, hipStream_t);
 template <class T> hipError_t hipMallocAsync(T** p, size_t n, hipStream_t s) { return hipMallocAsync((void**)p, n, s); }
 hipError_t hipFree(void*);
+hipError_t hipMallocManaged(void**, size_t, unsigned flags = 1);
+template <class T> hipError_t hipMallocManaged(T** p, size_t n, unsigned flags = 1) { return hipMallocManaged((void**)p, n, flags); }
+hipError_t hipHostMalloc(void**, size_t, unsigned flags = 0);
+template <class T> hipError_t hipHostMalloc(T** p, size_t n, unsigned flags = 0) { return hipHostMalloc((void**)p, n, flags); }
+hipError_t hipMallocHost(void**, size_t);
+hipError_t hipHostFree(void*);
+hipError_t hipFreeHost(void*);
+hipError_t hipMemcpyDtoD(void*, const void*, size_t);
+hipError_t hipMemsetD32(void*, int, size_t);
+hipError_t hipMemGetInfo(size_t*, size_t*);
+template <class T> hipError_t hipMemcpyFromSymbol(void*, const T&, size_t, size_t offset = 0, hipMemcpyKind kind = hipMemcpyDeviceToHost);
+hipError_t hipStreamCreateWithFlags(hipStream_t*, unsigned);
+hipError_t hipStreamWaitEvent(hipStream_t, hipEvent_t, unsigned flags = 0);
+hipError_t hipEventCreateWithFlags(hipEvent_t*, unsigned);
+hipError_t hipEventQuery(hipEvent_t);
+hipError_t hipDeviceReset();
 hipError_t hipFreeAsync(void*, hipStream_t);
 hipError_t hipMemcpy(void*, const void*, size_t, hipMemcpyKind);
 hipError_t hipMemcpyAsync(void*, const void*, size_t, hipMemcpyKind, hipStream_t stream = 0);

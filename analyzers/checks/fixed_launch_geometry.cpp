@@ -4,6 +4,8 @@
 #include <clang/ASTMatchers/ASTMatchers.h>
 #include <fmt/format.h>
 
+#include "analyzers/specialization.h"
+
 namespace kta::analyzers {
 
 using namespace clang;
@@ -83,6 +85,8 @@ void FixedLaunchGeometryCheck::check(const MatchFinder::MatchResult& result) {
     return;
   const Expr* grid = config->getArg(0);
   if (depends_on_runtime(grid)) return;
+  // `if (n == 4096) k<<<16, 256>>>(...); else general...`: the size is known in the fast branch.
+  if (enclosing_specialization(launch, *result.Context, ctx().facts_cache())) return;
   auto blocks = grid_blocks(grid, *result.Context);
   if (!blocks || *blocks <= 1) return;  // one block: a single-block kernel loops by design
   auto threads = grid_blocks(config->getArg(1), *result.Context);

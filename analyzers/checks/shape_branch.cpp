@@ -4,6 +4,8 @@
 #include <clang/ASTMatchers/ASTMatchers.h>
 #include <fmt/format.h>
 
+#include "analyzers/specialization.h"
+
 namespace kta::analyzers {
 
 using namespace clang;
@@ -20,6 +22,7 @@ auto switch_in_function() { return switchStmt(hasAncestor(functionDecl())).bind(
 // One `size OP constant` test found in a condition.
 struct SizeTest {
   const BinaryOperator* op = nullptr;
+  const Expr* size_side = nullptr;
   std::string size;
   int64_t value = 0;
 };
@@ -46,37 +49,9 @@ std::optional<SizeTest> find_size_test(const Expr* cond, const FunctionFacts& fa
       continue;
     auto value = constant_value(const_side, ast);
     if (!value || *value < ShapeSet::kMinValue) continue;
-    return SizeTest{op, size_name(size_side, facts), *value};
+    return SizeTest{op, size_side, size_name(size_side, facts), *value};
   }
   return std::nullopt;
-}
-
-bool is_exit(const Stmt* s) {
-  return isa<ReturnStmt>(s) || isa<BreakStmt>(s) || isa<ContinueStmt>(s);
-}
-
-// `return;`, `{ printf("bad size"); return 1; }`: a branch that does no work, it only leaves.
-bool only_exits(const Stmt* s) {
-  if (is_exit(s)) return true;
-  const auto* block = dyn_cast<CompoundStmt>(s);
-  if (!block || block->body_empty() || !is_exit(block->body_back())) return false;
-  for (const Stmt* child : block->body())
-    if (!is_exit(child) && !isa<CallExpr>(child)) return false;
-  return true;
-}
-
-// True when statements follow `s` in its enclosing block: the code after an if.
-bool has_code_after(const Stmt* s, ASTContext& ast) {
-  DynTypedNodeList parents = ast.getParents(*s);
-  if (parents.empty()) return false;
-  const auto* block = parents[0].get<CompoundStmt>();
-  if (!block) return false;
-  bool after = false;
-  for (const Stmt* child : block->body()) {
-    if (after && !isa<NullStmt>(child) && !isa<ReturnStmt>(child)) return true;
-    if (child == s) after = true;
-  }
-  return false;
 }
 
 }  // namespace
@@ -95,11 +70,19 @@ void ShapeBranchCheck::on_if(const IfStmt* s, ASTContext& ast) {
   const FunctionDecl* fn = enclosing_function(s, ast);
   if (!fn || !s->getCond() || s->isConstexpr()) return;
   auto test = find_size_test(s->getCond(), ctx().facts(fn), ast);
-  if (!test) return;
-  if (s->getElse()) return;  // `if (n == 4096) fast(); else general();`
+  if (!test || !judged(s, test->size_side, test->value, fn)) return;
   std::string cond =
       fmt::format("'{}' {} {}", test->size, test->op->getOpcodeStr().str(), test->value);
   bool equality = test->op->getOpcode() == BO_EQ;
+  if (s->getElse()) {
+    // `if (n == 4096) fast(); else general();` keeps a general path; `else return;` does not.
+    if (equality && only_exits(s->getElse()) && !has_code_after(s, ast))
+      report(ast, s->getBeginLoc(),
+             fmt::format("work happens only when {}: the else branch only leaves, so other sizes "
+                         "do nothing; add a general fallback",
+                         cond));
+    return;
+  }
   if (only_exits(s->getThen())) {
     // `if (n != 4096) return;`: the work below runs for one size only. (`if (n == 4096)
     // return;` skips a visible size, which is no overfit.)
@@ -124,6 +107,15 @@ void ShapeBranchCheck::on_if(const IfStmt* s, ASTContext& ast) {
                      cond));
 }
 
+bool ShapeBranchCheck::judged(const Stmt* s, const Expr* size_side, int64_t value,
+                              const FunctionDecl* fn) {
+  if (is_device_function(fn)) return true;
+  LaunchScope& scope = ctx().scope();
+  if (scope.host(fn).launches.empty()) return false;  // a host helper: nothing is launched
+  return LaunchScope::contains_launch(s) || scope.mentions_launch_var(size_side, fn) ||
+         ctx().shapes().origin(value).has_value();
+}
+
 void ShapeBranchCheck::on_switch(const SwitchStmt* s, ASTContext& ast) {
   const FunctionDecl* fn = enclosing_function(s, ast);
   if (!fn || !s->getCond() || !mentions_size(s->getCond(), ctx().facts(fn))) return;
@@ -133,9 +125,12 @@ void ShapeBranchCheck::on_switch(const SwitchStmt* s, ASTContext& ast) {
     if (const auto* cs = dyn_cast<CaseStmt>(c))
       if (auto v = constant_value(cs->getLHS(), ast)) cases.push_back(*v);
   }
-  bool shape_like = false;
-  for (int64_t v : cases) shape_like = shape_like || v >= ShapeSet::kMinValue;
-  if (!shape_like) return;
+  bool shape_like = false, judged_case = false;
+  for (int64_t v : cases) {
+    shape_like = shape_like || v >= ShapeSet::kMinValue;
+    judged_case = judged_case || (v >= ShapeSet::kMinValue && judged(s, s->getCond(), v, fn));
+  }
+  if (!shape_like || !judged_case) return;
   std::string listed;
   for (auto it = cases.rbegin(); it != cases.rend(); ++it)
     listed += (listed.empty() ? "" : ", ") + std::to_string(*it);

@@ -3,6 +3,8 @@
 #include <clang/ASTMatchers/ASTMatchers.h>
 #include <fmt/format.h>
 
+#include "analyzers/specialization.h"
+
 namespace kta::analyzers {
 
 using namespace clang;
@@ -34,6 +36,11 @@ void UnguardedIndexCheck::check(const MatchFinder::MatchResult& result) {
   const auto* access = result.Nodes.getNodeAs<ArraySubscriptExpr>("access");
   const auto* kernel = result.Nodes.getNodeAs<FunctionDecl>("kernel");
   if (!access || !kernel || specializes_with_fallback(kernel)) return;
+  ASTContext& ast = *result.Context;
+  // In the fast branch of `if (n == 4096) {...} else {...}` the extent is known.
+  if (enclosing_specialization(access, ast, ctx().facts_cache())) return;
+  // A kernel launched only from such fast branches is one too (its launches fix its extent).
+  if (ctx().scope().launched_only_specialized(kernel, ast, ctx().facts_cache())) return;
   const FunctionFacts& facts = ctx().facts(kernel);
   const VarDecl* base = base_var(access->getBase());
   // Only global memory: pointer parameters and pointers derived from them (not __shared__ or

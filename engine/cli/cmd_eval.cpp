@@ -9,7 +9,11 @@
 #include <cstdio>
 #include <ctime>
 #include <iostream>
+#include <map>
+#include <optional>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "engine/agents/agent.h"
 #include "engine/cli/commands.h"
@@ -61,6 +65,50 @@ std::string new_secret() {
   return s;
 }
 
+#if KTA_HAVE_ANALYZERS
+// "k.hip:12:5: use of undeclared identifier 'x' (and 3 more errors)" from the first file with
+// parse errors: Clang's first error with its folder and "error: " left out; empty when all parsed.
+std::string first_parse_error(const std::vector<analyzers::FileAudit>& audits) {
+  for (const auto& a : audits) {
+    if (a.parse_errors.empty()) continue;
+    std::string e = a.parse_errors.front();
+    if (auto at = e.find(": error: "); at != std::string::npos) e.erase(at, 7);
+    if (auto at = e.find(": fatal error: "); at != std::string::npos) e.erase(at + 2, 13);
+    std::string folder = a.file.parent_path().string() + "/";
+    if (e.starts_with(folder)) e = e.substr(folder.size());
+    size_t more = a.parse_errors.size() - 1;
+    if (more > 0) e += fmt::format(" (and {} more error{})", more, more == 1 ? "" : "s");
+    return e;
+  }
+  return {};
+}
+
+// The verdict on a candidate's files from their audits.
+engine::AuditVerdict audit_verdict(const std::vector<analyzers::FileAudit>& audits,
+                                   const std::optional<std::string>& fail_on) {
+  engine::AuditVerdict r;
+  r.ran = true;
+  std::map<std::string, int> by_check;
+  for (const auto& a : audits) {
+    if (!a.failure.empty()) {
+      r.ran = false;
+      r.summary = "audit failed on " + a.file.filename().string() + ": " + a.failure;
+    }
+    for (const auto& f : a.findings) ++by_check[f.check];
+    r.findings += static_cast<int>(a.findings.size());
+  }
+  r.parse_error = first_parse_error(audits);
+  if (r.ran && r.findings > 0) {
+    std::string checks;
+    for (const auto& [c, n] : by_check) checks += (checks.empty() ? "" : ", ") + c;
+    r.summary = fmt::format("{} finding{} ({})", r.findings, r.findings == 1 ? "" : "s", checks);
+  }
+  r.details = engine::Json::parse(analyzers::format_json(audits), nullptr, false);
+  if (fail_on) r.gate_failed = analyzers::reaches(audits, *fail_on);
+  return r;
+}
+#endif
+
 engine::AuditHook audit_hook() {
 #if KTA_HAVE_ANALYZERS
   return [](const engine::TaskJob& job, const std::vector<fs::path>& files) {
@@ -79,27 +127,7 @@ engine::AuditHook audit_hook() {
       if (f.extension() == ".hip" || f.extension() == ".cu" || f.extension() == ".h")
         hip.push_back(f);
     }
-    auto audits = analyzers::audit_files(hip, o);
-    engine::AuditVerdict r;
-    r.ran = true;
-    std::map<std::string, int> by_check;
-    for (const auto& a : audits) {
-      if (!a.failure.empty()) {
-        r.ran = false;
-        r.summary = "audit failed on " + a.file.filename().string() + ": " + a.failure;
-      }
-      for (const auto& f : a.findings) ++by_check[f.check];
-      r.findings += static_cast<int>(a.findings.size());
-    }
-    if (r.ran && r.findings > 0) {
-      std::string checks;
-      for (const auto& [c, n] : by_check) checks += (checks.empty() ? "" : ", ") + c;
-      r.summary = fmt::format("{} finding{} ({})", r.findings, r.findings == 1 ? "" : "s", checks);
-    }
-    r.details = engine::Json::parse(analyzers::format_json(audits), nullptr, false);
-    if (job.task.gates.audit_fail_on)
-      r.gate_failed = analyzers::reaches(audits, *job.task.gates.audit_fail_on);
-    return r;
+    return audit_verdict(analyzers::audit_files(hip, o), job.task.gates.audit_fail_on);
   };
 #else
   return {};

@@ -33,6 +33,9 @@ struct AuditVerdict {
   bool gate_failed = false;  // the task's `audit_fail_on` level was reached
   std::string summary;       // one line, e.g. "2 warnings (kta-shape-literal)"
   Json details;              // the findings, for the results store
+  // The first parse error of the files ("k.hip:12:5: use of undeclared identifier 'x'"); set
+  // when some file did not parse, whatever its partial findings.
+  std::string parse_error;
 };
 using AuditHook = std::function<AuditVerdict(const TaskJob& job,
                                              const std::vector<std::filesystem::path>& files)>;

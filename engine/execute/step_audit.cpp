@@ -20,13 +20,18 @@ StepResult JobRunner::audit() {
   }
   if (!prepared_) prepared_ = prepare_candidate(job_, workspace_);
   AuditVerdict a = options_.audit(job_, prepared_->files);
-  r.payload.report = AuditReport{a.findings, a.summary, a.details};
-  if (!a.ran) {
+  r.payload.report = AuditReport{a.findings, a.summary, a.details, a.parse_error};
+  if (!a.parse_error.empty()) {
+    // Code the analyzer cannot read is not audited: with a gate that is a failed gate (else an
+    // agent could slip past it with code only the real compiler accepts), without one an error.
+    r.outcome = job_.task.gates.audit_fail_on ? StepOutcome::fail : StepOutcome::error;
+    r.reason = "the analyzer cannot parse " + a.parse_error;
+  } else if (!a.ran) {
     r.outcome = StepOutcome::error;
     r.reason = a.summary.empty() ? "audit did not run" : a.summary;
   } else if (a.gate_failed) {
     r.outcome = StepOutcome::fail;
-    r.reason = a.summary;
+    r.reason = a.summary.empty() ? "the audit gate failed" : a.summary;
   } else {
     r.reason = a.findings > 0 ? a.summary : "";
   }

@@ -24,11 +24,15 @@ std::string audit_cell(const TaskOutcome& t, const JobSteps& s) {
   if (s.audit->outcome == StepOutcome::skip) {
     return s.audit->reason.find("not built") != std::string::npos ? "not built" : "skipped";
   }
+  const auto* report = std::get_if<AuditReport>(&s.audit->payload.report);
+  bool gate = s.audit->outcome == StepOutcome::fail;
+  // Not "clean": the analyzer could not read the code, so it judged none of it.
+  if (report && !report->parse_error.empty()) return gate ? "parse error (gate)" : "parse error";
   if (s.audit->outcome == StepOutcome::error) return "error";
   std::string n = t.audit_findings == 0 ? "clean"
                                         : fmt::format("{} finding{}", t.audit_findings,
                                                       t.audit_findings == 1 ? "" : "s");
-  return s.audit->outcome == StepOutcome::fail ? n + " (gate)" : n;
+  return gate ? n + " (gate)" : n;
 }
 
 std::string speedup_cell(const TaskOutcome& t) {

@@ -251,6 +251,7 @@ void from_json(const Json& j, PerformanceReport& r) {
 void to_json(Json& j, const AuditReport& r) {
   j = Json{{"findings", r.findings}, {"summary", r.summary}};
   if (!r.details.is_null()) j["details"] = r.details;
+  if (!r.parse_error.empty()) j["parse_error"] = r.parse_error;
 }
 
 void from_json(const Json& j, AuditReport& r) {
@@ -258,6 +259,7 @@ void from_json(const Json& j, AuditReport& r) {
   r.summary = get<std::string>(j, "summary");
   auto it = j.find("details");
   r.details = it == j.end() ? Json(nullptr) : *it;
+  r.parse_error = get<std::string>(j, "parse_error");
 }
 
 Json payload_json(const StepPayload& p) {

@@ -150,6 +150,9 @@ struct AuditReport {
   int findings = 0;
   std::string summary;  // "2 findings (kta-shape-literal)"
   Json details;         // the analyzer's JSON findings; null when it did not run
+  // The analyzer's first parse error ("k.hip:12:5: use of undeclared identifier 'x'"); empty
+  // when every file parsed. A file it cannot read is not audited, so this is the step's reason.
+  std::string parse_error;
   bool operator==(const AuditReport&) const = default;
 };
 

@@ -74,6 +74,45 @@ TEST(Audit, BrokenFileKeepsFindingsAndReportsParseErrors) {
       << testing_util::describe(a);
 }
 
+// Clang's "N errors generated when compiling for host." (and anything else it prints) must not
+// reach stderr: the errors are in parse_errors, in-process and in the forked children alike.
+TEST(Audit, ParseErrorsDoNotLeakToStderr) {
+  const std::string code =
+      "__global__ void k(float* x, int n) { hipStream_t s; x[0] = not_declared; }\n";
+  for (bool isolate : {false, true}) {
+    AuditOptions options;
+    options.shapes = testing_util::default_shapes();
+    options.isolate = isolate;
+    ::testing::internal::CaptureStderr();
+    std::vector<FileAudit> audits = audit_files({testing_util::write_temp(code)}, options);
+    std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(err, "") << (isolate ? "isolated" : "in-process");
+    ASSERT_EQ(audits.size(), 1u);
+    ASSERT_EQ(audits[0].parse_errors.size(), 1u) << testing_util::describe(audits[0]);
+    EXPECT_NE(audits[0].parse_errors[0].find(":1:60: error: use of undeclared identifier "
+                                             "'not_declared'"),
+              std::string::npos)
+        << audits[0].parse_errors[0];
+  }
+}
+
+// The HIP runtime names launchers use beyond the basics parse (hipcc and the cpu device know
+// them; the shim once did not, and the audit failed on correct code).
+TEST(Audit, ShimKnowsStreamFlagsAndBitCasts) {
+  FileAudit a = audit_code(
+      "__global__ void k(float* x, int n) { if (threadIdx.x < n) x[threadIdx.x] = "
+      "__int_as_float(__float_as_int(x[threadIdx.x])); }\n"
+      "int launch(float* x, int n) {\n"
+      "  hipStream_t s; hipEvent_t e;\n"
+      "  if (hipStreamCreateWithFlags(&s, hipStreamNonBlocking) != hipSuccess) return 1;\n"
+      "  hipEventCreateWithFlags(&e, hipEventDisableTiming);\n"
+      "  k<<<(n + 255) / 256, 256, 0, s>>>(x, n);\n"
+      "  hipStreamWaitEvent(s, e, 0);\n"
+      "  return hipStreamDestroy(s) == hipErrorNotReady;\n"
+      "}\n");
+  EXPECT_TRUE(a.parse_errors.empty()) << testing_util::describe(a);
+}
+
 TEST(Audit, MissingIncludeStillAudits) {
   FileAudit a = audit_code(
       "#include \"does_not_exist.h\"\n__global__ void k(float* y, int n) { y[threadIdx.x] = 0; "

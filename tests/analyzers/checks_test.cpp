@@ -84,8 +84,9 @@ TEST(ShapeLiteral, MustWarn) {
             "2:58: literal 1048576 as a kernel argument equals the visible shape value N; unseen "
             "shapes will not match it (derive it from a size parameter)"}},
           {"local variable",
-           "void go(float* x); void h(float* x) { int n = 4096; (void)n; go(x); }",
-           {"1:47: variable 'n' = 4096 hard-codes the visible shape value N; unseen shapes will "
+           "__global__ void go(float* x, int n); void h(float* x) { int n = 4096; go<<<1, "
+           "1>>>(x, n); }",
+           {"1:65: variable 'n' = 4096 hard-codes the visible shape value N; unseen shapes will "
             "not match it (pass the size as a parameter)"}},
       });
 }
@@ -136,19 +137,24 @@ TEST(ShapeBranch, MustWarn) {
            {"1:59: work happens only when 'n' == 4096: the branch has no else and nothing follows "
             "it, so other sizes do nothing; add a general fallback"}},
           {"refuses larger",
-           "int go(float* x, long n) { if (n > 1048576) return 1; x[0] = 0; return 0; }",
-           {"1:28: early exit unless 'n' <= 1048576 holds: other sizes skip the work; keep a "
+           "__global__ void k(float* x, long n);\n"
+           "int go(float* x, long n) { if (n > 1048576) return 1; k<<<(n + 255) / 256, 256>>>(x, "
+           "n); return 0; }",
+           {"2:28: early exit unless 'n' <= 1048576 holds: other sizes skip the work; keep a "
             "general path for every size"}},
           {"switch without default",
-           "void go(float* x, int n) { switch (n) { case 4096: x[0] = 1; break; case 8192: x[0] = "
-           "2; break; } }",
-           {"1:28: switch on size 'n' handles only 4096, 8192 and has no default: other sizes are "
+           "__global__ void k(float* x, int n);\n"
+           "void go(float* x, int n) { switch (n) { case 4096: k<<<16, 256>>>(x, n); break; case "
+           "8192: k<<<32, 256>>>(x, n); break; } }",
+           {"2:28: switch on size 'n' handles only 4096, 8192 and has no default: other sizes are "
             "not handled"}},
           {"launch abi param",
            "struct kta_param { const char* name; int is_float; long i; double f; };\n"
-           "int go(const kta_param* p, float* x) { if (p[0].i != 4096) return 1; x[0] = 0; return "
-           "0; }",
-           {"2:40: early exit unless 'i' == 4096 holds: other sizes skip the work; keep a general "
+           "__global__ void k(float* x);\n"
+           "int go(const kta_param* p, float* x) { if (p[0].i != 4096) return 1; k<<<16, "
+           "256>>>(x); "
+           "return 0; }",
+           {"3:40: early exit unless 'i' == 4096 holds: other sizes skip the work; keep a general "
             "path for every size"}},
           {"shifted literal",
            "__global__ void k(float* x, int n) { if (n != (1 << 20)) return; x[0] = 0; }",
@@ -450,6 +456,230 @@ TEST(HardcodedWarpSize, MustNotWarn) {
           {"loop without shuffles",
            "__global__ void k(float* y, int n) { for (int o = 16; o > 0; o /= 2) if (threadIdx.x < "
            "n) y[threadIdx.x] += o; }"},
+      });
+}
+
+// Issue 14: a literal row stride and a shared row buffer equal to a visible dimension that is
+// also a small power of two (M = 128 | 512), which read like tile sizes but are shapes.
+TEST(ShapeLiteral, RowStrideAndSharedRowMustWarn) {
+  expect_warns(
+      "kta-shape-literal",
+      {
+          {"row stride in a subscript",
+           "__global__ void k(float* y, const float* x, int rows, int cols) {\n"
+           "  int r = blockIdx.y;\n"
+           "  int c = blockIdx.x * blockDim.x + threadIdx.x;\n"
+           "  if (r < rows && c < cols) y[r * 128 + c] = x[c];\n"
+           "}",
+           {"4:35: literal 128 as a row stride equals the visible shape value M; unseen shapes "
+            "will "
+            "not match it (derive it from a size parameter)"}},
+          {"row stride through an index variable",
+           "__global__ void k(float* y, int rows, int cols) {\n"
+           "  int r = blockIdx.y * blockDim.y + threadIdx.y, c = threadIdx.x;\n"
+           "  int at = r * 512 + c;\n"
+           "  if (r < rows && c < cols) y[at] = 0;\n"
+           "}",
+           {"3:16: literal 512 as a row stride equals the visible shape value M; unseen shapes "
+            "will "
+            "not match it (derive it from a size parameter)"}},
+          {"row offset of a pointer",
+           "__global__ void k(float* y, int cols) {\n"
+           "  float* row = y + blockIdx.x * 512;\n"
+           "  for (int c = threadIdx.x; c < cols; c += blockDim.x) row[c] = 0;\n"
+           "}",
+           {"2:33: literal 512 as a row stride equals the visible shape value M; unseen shapes "
+            "will "
+            "not match it (derive it from a size parameter)"}},
+          {"shared row walked to a size",
+           "__global__ void k(const float* x, float* y, int cols) {\n"
+           "  __shared__ float buf[128];\n"
+           "  for (int j = threadIdx.x; j < cols; j += blockDim.x) buf[j] = x[j];\n"
+           "  __syncthreads();\n"
+           "  for (int j = threadIdx.x; j < cols; j += blockDim.x) y[j] = buf[j];\n"
+           "}",
+           {"2:24: __shared__ array 'buf' has 128 elements, the visible shape value M, and is "
+            "indexed up to size 'cols': unseen larger shapes overflow it (loop over the dimension "
+            "in tiles, or size the array at launch)"}},
+          {"host variable that sizes the launch",
+           "__global__ void k(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; "
+           "if (i < n) x[i] = 0; }\n"
+           "void launch(float* x, int n) {\n"
+           "  int blocks = 4096 / 256;\n"
+           "  k<<<blocks, 256>>>(x, n);\n"
+           "}",
+           {"3:16: literal 4096 in index arithmetic equals the visible shape value N; unseen "
+            "shapes "
+            "will not match it (derive it from a size parameter)"}},
+          {"fast path whose else only leaves",
+           "__global__ void k(float* x, int n) {\n"
+           "  if (n == 4096) { for (int i = threadIdx.x; i < 4096; i += blockDim.x) x[i] = 0; }\n"
+           "  else { return; }\n"
+           "}",
+           {"2:50: literal 4096 in a comparison equals the visible shape value N; unseen shapes "
+            "will not match it (derive it from a size parameter)"}},
+      });
+}
+
+TEST(ShapeLiteral, HostHelpersAndFastPathsMustNotWarn) {
+  expect_silent(
+      "kta-shape-literal",
+      {
+          {"block offset equal to M",
+           "__global__ void k(float* x, int n) { int i = blockIdx.x * 512 + threadIdx.x; if (i < "
+           "n) x[i] = 0; }"},
+          {"shared tile walked to its own bound",
+           "__global__ void k(float* x, int n) { __shared__ float t[128];\n"
+           "  for (int j = threadIdx.x; j < 128; j += blockDim.x) t[j] = 0;\n"
+           "  if (threadIdx.x < n) x[threadIdx.x] = t[threadIdx.x]; }"},
+          {"host buffer, recursion limit and page stride",
+           "void helper(char* out, int depth) {\n"
+           "  char buf[4096];\n"
+           "  if (depth > 3) return;\n"
+           "  long at = (long)depth * 4096;\n"
+           "  out[at] = buf[0];\n"
+           "  helper(out, depth + 1);\n"
+           "}"},
+          {"host page constant",
+           "constexpr long kPageBytes = 4096;\n"
+           "long pages(long bytes) { return (bytes + kPageBytes - 1) / kPageBytes; }"},
+          {"host code beside a launch",
+           "__global__ void k(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; "
+           "if (i < n) x[i] = 0; }\n"
+           "void launch(float* x, int n) {\n"
+           "  char name[4096];\n"
+           "  long scratch = 4096 * sizeof(float);\n"
+           "  k<<<(n + 255) / 256, 256>>>(x, n);\n"
+           "  if (scratch > 0) name[0] = 0;\n"
+           "}"},
+          {"fast path with a general fallback",
+           "__global__ void k(float* x, int n) {\n"
+           "  if (n == 4096) { for (int i = threadIdx.x; i < 4096; i += blockDim.x) x[i] = 0; }\n"
+           "  else { for (int i = threadIdx.x; i < n; i += blockDim.x) x[i] = 0; }\n"
+           "}"},
+          {"fast path that returns, general path after",
+           "__global__ void k(float* x, int n) {\n"
+           "  if (n == 1048576) { for (int i = threadIdx.x; i < 1048576; i += 4096) x[i] = 0; "
+           "return; }\n"
+           "  for (int i = threadIdx.x; i < n; i += blockDim.x) x[i] = 0;\n"
+           "}"},
+      });
+}
+
+// `call->tensors[3]` and `call->num_tensors != 4` are the launcher ABI: with visible sizes 3 and 4
+// they are still not shapes, also when the launcher hands the launch to a helper.
+TEST(ShapeLiteral, LauncherAbiPositionsMustNotWarn) {
+  FileAudit a = audit_code(
+      "struct kta_tensor { void* data; long shape[4]; int ndim; };\n"
+      "struct kta_call { int num_tensors; kta_tensor tensors[8]; };\n"
+      "__global__ void k(float* a, float* b, float* c, float* d, long n) { long i = "
+      "blockIdx.x * blockDim.x + threadIdx.x; if (i < n) d[i] = a[i] + b[i] + c[i]; }\n"
+      "template <int B> void run(float* a, float* b, float* c, float* d, long n) { k<<<(n + "
+      "B - 1) / B, B>>>(a, b, c, d, n); }\n"
+      "int launch(const kta_call* call) {\n"
+      "  if (call->num_tensors != 4) return 1;\n"
+      "  float* d = (float*)call->tensors[3].data;\n"
+      "  run<256>((float*)call->tensors[0].data, (float*)call->tensors[1].data, "
+      "(float*)call->tensors[2].data, d, call->tensors[0].shape[0]);\n"
+      "  return 0;\n"
+      "}",
+      {{"B", {3, 4}}, {"N", {4096}}});
+  EXPECT_TRUE(a.parse_errors.empty()) << testing_util::describe(a);
+  EXPECT_EQ(findings_of(a, "kta-shape-literal"), std::vector<std::string>{})
+      << testing_util::describe(a);
+}
+
+TEST(ShapeBranch, HostAndFallbackRules) {
+  expect_silent(
+      "kta-shape-branch",
+      {
+          {"host recursion limit",
+           "static void walk(int depth) { if (depth > 3) return; walk(depth + 1); }"},
+          {"host helper that launches nothing",
+           "static int pick(int n) { if (n != 4096) return 0; return 1; }"},
+          {"host depth beside a launch",
+           "__global__ void k(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; "
+           "if (i < n) x[i] = 0; }\n"
+           "void launch(float* x, int n, int depth) {\n"
+           "  if (depth > 3) return;\n"
+           "  k<<<(n + 255) / 256, 256>>>(x, n);\n"
+           "}"},
+      });
+  expect_warns(
+      "kta-shape-branch",
+      {
+          {"else that only leaves",
+           "__global__ void k(float* x, int n) {\n"
+           "  if (n == 4096) { x[threadIdx.x] = 0; } else { return; }\n"
+           "}",
+           {"2:3: work happens only when 'n' == 4096: the else branch only leaves, so other sizes "
+            "do nothing; add a general fallback"}},
+          {"launcher that delegates the launch to a helper",
+           "__global__ void k(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; "
+           "if (i < n) x[i] = 0; }\n"
+           "template <int B> void run(float* x, int n) { k<<<(n + B - 1) / B, B>>>(x, n); }\n"
+           "int launch(float* x, int n) {\n"
+           "  if (n != 4096) return 1;\n"
+           "  run<256>(x, n);\n"
+           "  return 0;\n"
+           "}",
+           {"4:3: early exit unless 'n' == 4096 holds: other sizes skip the work; keep a general "
+            "path for every size"}},
+          {"host early exit before a fixed launch",
+           "__global__ void k(float* x) { x[threadIdx.x] = 0; }\n"
+           "int launch(float* x, int n) {\n"
+           "  if (n != 4096) return 1;\n"
+           "  k<<<16, 256>>>(x);\n"
+           "  return 0;\n"
+           "}",
+           {"3:3: early exit unless 'n' == 4096 holds: other sizes skip the work; keep a general "
+            "path for every size"}},
+      });
+}
+
+TEST(UnguardedIndex, GuardedSpecializationMustNotWarn) {
+  expect_silent(
+      "kta-unguarded-index",
+      {
+          {"fast branch of a kernel",
+           "__global__ void k(float* x, int n) {\n"
+           "  if (n == 4096) { int i = blockIdx.x * 256 + threadIdx.x; x[i] = 0; }\n"
+           "  else { for (int i = threadIdx.x; i < n; i += blockDim.x) x[i] = 0; }\n"
+           "}"},
+          {"kernel launched only from a fast branch",
+           "__global__ void exact(float* x) { x[blockIdx.x * blockDim.x + threadIdx.x] = 0; }\n"
+           "__global__ void any(float* x, int n) { int i = blockIdx.x * blockDim.x + "
+           "threadIdx.x; if (i < n) x[i] = 0; }\n"
+           "void launch(float* x, int n) {\n"
+           "  if (n == 4096) exact<<<16, 256>>>(x);\n"
+           "  else any<<<(n + 255) / 256, 256>>>(x, n);\n"
+           "}"},
+      });
+  expect_warns(
+      "kta-unguarded-index",
+      {
+          {"kernel launched from a fast branch and elsewhere",
+           "__global__ void exact(float* x) { x[blockIdx.x * blockDim.x + threadIdx.x] = 0; }\n"
+           "void launch(float* x, int n) {\n"
+           "  if (n == 4096) exact<<<16, 256>>>(x);\n"
+           "  else exact<<<(n + 255) / 256, 256>>>(x);\n"
+           "}",
+           {"1:35: 'x' is indexed by the thread index and kernel 'exact' takes no size parameter: "
+            "the extent is implied by the launch, so other shapes go out of bounds"}},
+      });
+}
+
+TEST(FixedLaunchGeometry, GuardedSpecializationMustNotWarn) {
+  expect_silent(
+      "kta-fixed-launch-geometry",
+      {
+          {"fixed grid in a fast branch",
+           "__global__ void k(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; "
+           "if (i < n) x[i] = 0; }\n"
+           "void launch(float* x, int n) {\n"
+           "  if (n == 4096) k<<<16, 256>>>(x, n);\n"
+           "  else k<<<(n + 255) / 256, 256>>>(x, n);\n"
+           "}"},
       });
 }
 

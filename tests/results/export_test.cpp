@@ -175,5 +175,34 @@ TEST(FormatTable, RunSummaryHasTasksAndFigures) {
   EXPECT_NE(out.find("held-out retention               0.0% (0 of 1)"), std::string::npos) << out;
 }
 
+// Issue 14: an audit gate that failed because the analyzer could not parse the candidate read
+// "clean (gate)"; it is a parse error, and a clean audit is still "clean".
+TEST(FormatTable, AuditCellNamesAParseError) {
+  Fixture f;
+  auto audit_step = [](const std::string& task, StepOutcome outcome, AuditReport report) {
+    StepRecord r;
+    r.task = task;
+    r.agent = "replay";
+    r.step = StepKind::audit;
+    r.outcome = outcome;
+    r.payload.report = std::move(report);
+    return r;
+  };
+  std::vector<StepRecord> steps = {
+      audit_step("gelu", StepOutcome::fail,
+                 AuditReport{0, "", nullptr, "k.hip:3:1: unknown type name 'consteval'"}),
+      audit_step("softmax", StepOutcome::ok, AuditReport{0, "", nullptr}),
+  };
+  std::string out = format_run_summary(f.tasks, steps, f.s);
+  EXPECT_NE(out.find("parse error (gate)"), std::string::npos) << out;
+  EXPECT_EQ(out.find("clean (gate)"), std::string::npos) << out;
+  EXPECT_NE(out.find("clean "), std::string::npos) << out;
+
+  steps[0].outcome = StepOutcome::error;  // no gate: an error, still named as a parse error
+  out = format_run_summary(f.tasks, steps, f.s);
+  EXPECT_NE(out.find("parse error "), std::string::npos) << out;
+  EXPECT_EQ(out.find("(gate)"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace kta::engine

@@ -144,6 +144,8 @@ TEST(RoundTrip, PerformanceReport) {
 TEST(RoundTrip, AuditReport) {
   AuditReport r{2, "2 findings (kta-shape-literal)", Json{{"files", Json::array({"gelu.hip"})}}};
   EXPECT_EQ(round_trip(r), r);
+  r.parse_error = "gelu.hip:5:1: unknown type name 'consteval'";
+  EXPECT_EQ(round_trip(r), r);
 }
 
 TEST(RoundTrip, StepPayloadOfEveryStepKind) {
