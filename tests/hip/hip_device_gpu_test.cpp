@@ -71,7 +71,10 @@ TEST_F(HipGpu, InfoDescribesTheGpu) {
   std::string why;
   EXPECT_GE(hip::hip_device_count(&why, KTA_HIP_PLUGIN_FILE), 1) << why;
   DeviceInfo i = dev_->info();
-  EXPECT_EQ(i.kind, "hip");
+  EXPECT_EQ(i.kind, engine::DeviceKind::hip);
+  EXPECT_EQ(i.timer, engine::DeviceTimer::events);
+  EXPECT_TRUE(i.own_memory);
+  EXPECT_GT(i.peak_flops, 0);
   EXPECT_EQ(i.warp_size, 32);
   EXPECT_GT(i.l2_bytes, size_t(1) << 20);
   EXPECT_GT(i.peak_bandwidth, 5e11);
