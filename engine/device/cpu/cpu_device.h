@@ -11,6 +11,7 @@
 #include <mutex>
 #include <string>
 
+#include "engine/device/cpu/kernel_build.h"
 #include "engine/device/cpu/kernel_signature.h"
 #include "engine/device/device.h"
 
@@ -28,6 +29,9 @@ class CpuDevice : public Device {
   void download(void* dst, Buffer src, size_t bytes) override;
   void fill(Buffer dst, uint8_t byte) override;
   CompileResult compile(const CompileRequest& request) override;
+  // Loads a module built elsewhere: the engine builds (build_module), the worker that runs
+  // candidate code only loads; `build.library` is any path dlopen takes (/proc/self/fd/N).
+  CompileResult load_built(const CompileRequest& request, const BuildResult& build);
   LaunchResult launch(uint64_t module, const std::vector<KernelArg>& args,
                       const LaunchConfig& config) override;
   LaunchResult call(uint64_t module, const LauncherArgs& args) override;

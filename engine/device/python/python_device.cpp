@@ -4,6 +4,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "engine/ipc/worker_view.h"
+
 namespace kta::engine {
 
 using nlohmann::json;
@@ -41,6 +43,7 @@ DeviceInfo PythonDevice::info() const {
   bool gpu = options_.device.rfind("hip", 0) == 0;
   i.kind = gpu ? "hip" : "cpu";
   i.name = std::string("python runner (torch on ") + (gpu ? "cuda)" : "cpu)");
+  i.details = "worker isolation: " + ipc::worker_isolation().describe();
   return i;
 }
 
