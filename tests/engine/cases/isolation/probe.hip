@@ -74,7 +74,9 @@ bool probe(int64_t k) {
     case 8: return can_open(KTA_PROBE_CACHE "/reference/.kta-key", "rb");
     case 9: return any_process("cmdline", "--output");
     case 10: return any_process("environ", "KTA_PROBE_CANARY");
-    case 11: return file_holds("/proc/1/cmdline", "kta");
+    // Pid 1 of the worker's namespace is bwrap's init (its command line names the view's mounts),
+    // never the engine.
+    case 11: return file_holds("/proc/1/cmdline", " eval ") || file_holds("/proc/1/cmdline", "--output");
     case 12: return std::getenv("KTA_PROBE_CANARY") != nullptr;
     case 13: return std::getenv("KTA_CACHE_DIR") != nullptr;
     case 14: return can_list(KTA_PROBE_SOURCES);
