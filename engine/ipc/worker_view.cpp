@@ -124,7 +124,11 @@ const WorkerIsolation& worker_isolation() {
 
 std::vector<std::string> isolated_argv(const WorkerIsolation& isolation, const WorkerView& view,
                                        const std::vector<std::string>& argv) {
-  if (!isolation.sandboxed) return argv;
+  // A program that is not there fails to start by its own name, as it would without bwrap.
+  std::error_code ec;
+  if (!isolation.sandboxed || argv.empty() ||
+      (fs::path(argv[0]).is_absolute() && !fs::exists(argv[0], ec)))
+    return argv;
   return sandbox_argv(isolation.bwrap, isolation.user_namespace, view, argv);
 }
 
@@ -168,6 +172,8 @@ fs::path StagingFolder::stage(const fs::path& source, std::string* error) {
     return {};
   }
   std::error_code ec;
+  // A source that is not there stays as it is: the worker fails to read it by its own name.
+  if (!fs::exists(source, ec)) return source;
   const fs::path from = fs::absolute(source, ec).parent_path();
   const fs::path to = path_ / std::to_string(next_++);
   fs::create_directories(to, ec);

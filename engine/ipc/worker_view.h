@@ -39,7 +39,8 @@ struct WorkerIsolation {
 };
 const WorkerIsolation& worker_isolation();
 
-// The command line that runs `argv` in `view` (argv unchanged when !isolation.sandboxed).
+// The command line that runs `argv` in `view` (argv unchanged when !isolation.sandboxed, or
+// when argv[0] is a path that does not exist, so that the start fails by the program's name).
 std::vector<std::string> isolated_argv(const WorkerIsolation& isolation, const WorkerView& view,
                                        const std::vector<std::string>& argv);
 
@@ -68,7 +69,8 @@ class StagingFolder {
 
   const std::filesystem::path& path() const { return path_; }
   // Copies the folder of `source` (its files and, two levels deep, its subfolders; at most
-  // 64 MiB) into a fresh subfolder; returns where `source` is in the copy, or empty with *error.
+  // 64 MiB) into a fresh subfolder; returns where `source` is in the copy (`source` itself when
+  // it does not exist), or empty with *error.
   std::filesystem::path stage(const std::filesystem::path& source, std::string* error);
 
  private:
