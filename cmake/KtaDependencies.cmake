@@ -6,6 +6,8 @@ find_package(CLI11 REQUIRED CONFIG)
 find_package(SQLite3 REQUIRED)
 find_package(Threads REQUIRED)
 find_package(Boost 1.74 REQUIRED COMPONENTS context)
+# HMAC-SHA256 of cache entries (engine/ipc/cache_key.h): libssl-dev.
+find_package(OpenSSL 3 REQUIRED COMPONENTS Crypto)
 if(KTA_BUILD_TESTS)
   find_package(GTest REQUIRED)
 endif()

@@ -118,6 +118,9 @@ class JobRunner {
   void prefetch_inputs(const PointSpec& spec, uint64_t seed);
   StepProfile profile_;  // the running step's phases
   std::string compile_log_;
+  // Cache entries that failed authentication since the last compile or correctness step
+  // recorded them ("compile_cache", "reference_cache").
+  std::vector<Note> compile_notes_, cache_notes_;
 
   GateLedger gates_;
   TaskOutcome outcome_;

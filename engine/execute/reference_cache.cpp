@@ -5,10 +5,12 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <sstream>
 #include <system_error>
 #include <thread>
 
 #include "engine/check/poison.h"
+#include "engine/ipc/cache_key.h"
 #include "engine/plan/plan.h"
 #include "lang/hash.h"
 
@@ -17,7 +19,7 @@ namespace kta::engine {
 namespace fs = std::filesystem;
 
 namespace {
-constexpr char kMagic[8] = {'k', 't', 'a', 'r', 'e', 'f', '1', '\n'};
+constexpr char kMagic[8] = {'k', 't', 'a', 'r', 'e', 'f', '2', '\n'};
 }
 
 std::string ReferenceCache::key(const model::Task& task, const model::ShapePoint& point,
@@ -30,10 +32,38 @@ std::string ReferenceCache::key(const model::Task& task, const model::ShapePoint
   return h.hex();
 }
 
-std::optional<HostSet> ReferenceCache::load(const std::string& key, const model::Task& task) const {
+std::optional<ipc::CacheKey> ReferenceCache::auth(std::string* note) const {
+  std::string error;
+  std::optional<ipc::CacheKey> k = ipc::CacheKey::open(dir_, &error);
+  if (!k && note != nullptr) *note = "reference cache off: " + error;
+  return k;
+}
+
+// The entry's bytes once its tag checks out: the magic, then per tensor its dtype, shape, size,
+// digest and bytes, then the tag (HMAC-SHA256 of the entry's name and all before it).
+std::optional<HostSet> ReferenceCache::load(const std::string& key, const model::Task& task,
+                                            std::string* note) const {
   if (dir_.empty()) return std::nullopt;
-  std::ifstream in(dir_ / (key + ".bin"), std::ios::binary);
-  if (!in) return std::nullopt;
+  const std::string name = key + ".bin";
+  std::string file;
+  if (!ipc::read_whole_file(dir_ / name, &file)) return std::nullopt;
+  std::optional<ipc::CacheKey> k = auth(note);
+  if (!k) return std::nullopt;
+  const size_t tag = ipc::CacheKey::kTagBytes;
+  std::string_view body(file.data(), file.size() >= tag ? file.size() - tag : 0);
+  if (file.size() < tag + 8 ||
+      !k->verify(name, body, std::string_view(file).substr(file.size() - tag))) {
+    if (note != nullptr)
+      *note = "reference cache entry " + name + " fails authentication; recomputed";
+    std::error_code ec;
+    fs::remove(dir_ / name, ec);
+    return std::nullopt;
+  }
+  std::istringstream in{std::string(body)};
+  return parse(in, task);
+}
+
+std::optional<HostSet> ReferenceCache::parse(std::istream& in, const model::Task& task) {
   char magic[8];
   if (!in.read(magic, 8) || std::string_view(magic, 8) != std::string_view(kMagic, 8))
     return std::nullopt;
@@ -64,32 +94,39 @@ std::optional<HostSet> ReferenceCache::load(const std::string& key, const model:
 
 void ReferenceCache::store(const std::string& key, const HostSet& outputs) const {
   if (dir_.empty()) return;
+  std::optional<ipc::CacheKey> k = auth(nullptr);
+  if (!k) return;
+  std::ostringstream body;
+  body.write(kMagic, 8);
+  for (const auto& t : outputs) {
+    int32_t dtype = static_cast<int32_t>(t.dtype);
+    uint64_t ndim = t.shape.size(), bytes = t.bytes.size();
+    uint64_t digest = bytes ? digest_bytes(t.bytes.data(), bytes) : 0;
+    body.write(reinterpret_cast<const char*>(&dtype), sizeof dtype);
+    body.write(reinterpret_cast<const char*>(&ndim), sizeof ndim);
+    for (auto d : t.shape) body.write(reinterpret_cast<const char*>(&d), sizeof d);
+    body.write(reinterpret_cast<const char*>(&bytes), sizeof bytes);
+    body.write(reinterpret_cast<const char*>(&digest), sizeof digest);
+    body.write(reinterpret_cast<const char*>(t.bytes.data()), static_cast<std::streamsize>(bytes));
+  }
+  const std::string name = key + ".bin";
+  const std::string data = body.str();
+  const std::string tag = k->tag(name, data);
+  if (tag.empty()) return;
   std::error_code ec;
-  fs::create_directories(dir_, ec);
   // Write then rename: a concurrent reader or a killed writer never sees half a file.
   fs::path tmp = dir_ / (key + ".tmp." + std::to_string(::getpid()) + "." +
                          std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id())));
   {
     std::ofstream out(tmp, std::ios::binary);
     if (!out) return;
-    out.write(kMagic, 8);
-    for (const auto& t : outputs) {
-      int32_t dtype = static_cast<int32_t>(t.dtype);
-      uint64_t ndim = t.shape.size(), bytes = t.bytes.size();
-      uint64_t digest = bytes ? digest_bytes(t.bytes.data(), bytes) : 0;
-      out.write(reinterpret_cast<const char*>(&dtype), sizeof dtype);
-      out.write(reinterpret_cast<const char*>(&ndim), sizeof ndim);
-      for (auto d : t.shape) out.write(reinterpret_cast<const char*>(&d), sizeof d);
-      out.write(reinterpret_cast<const char*>(&bytes), sizeof bytes);
-      out.write(reinterpret_cast<const char*>(&digest), sizeof digest);
-      out.write(reinterpret_cast<const char*>(t.bytes.data()), static_cast<std::streamsize>(bytes));
-    }
+    out << data << tag;
     if (!out) {
       fs::remove(tmp, ec);
       return;
     }
   }
-  fs::rename(tmp, dir_ / (key + ".bin"), ec);
+  fs::rename(tmp, dir_ / name, ec);
   if (ec) fs::remove(tmp, ec);
 }
 

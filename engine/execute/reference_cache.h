@@ -1,13 +1,18 @@
 // Reference outputs cached on disk by content hash, across runs: the reference runs once per
 // (task content, reference entry, shape point, seed, device kind) ever. The cache lives in the
-// engine's cache folder, never in a workspace, so the candidate cannot read it.
+// engine's cache folder, never in a workspace, and out of the worker's view, so candidate code
+// can neither read nor write it; each entry carries an HMAC tag (engine/ipc/cache_key.h) under
+// the folder's key, so an entry written by anyone without the key (a forged reference output)
+// fails authentication by name and the reference runs again.
 #pragma once
 
 #include <filesystem>
+#include <istream>
 #include <optional>
 #include <string>
 
 #include "engine/execute/bindings.h"
+#include "engine/ipc/cache_key.h"
 
 namespace kta::engine {
 
@@ -19,10 +24,15 @@ class ReferenceCache {
   static std::string key(const model::Task& task, const model::ShapePoint& point, uint64_t seed,
                          const std::string& device_kind);
   // Outputs (and inouts) per task tensor, others empty; nullopt on a miss or a damaged entry.
-  std::optional<HostSet> load(const std::string& key, const model::Task& task) const;
+  // An entry that fails authentication is removed and *note names it ("reference cache entry
+  // K.bin fails authentication; recomputed").
+  std::optional<HostSet> load(const std::string& key, const model::Task& task,
+                              std::string* note = nullptr) const;
   void store(const std::string& key, const HostSet& outputs) const;
 
  private:
+  std::optional<ipc::CacheKey> auth(std::string* note) const;
+  static std::optional<HostSet> parse(std::istream& in, const model::Task& task);
   std::filesystem::path dir_;
 };
 

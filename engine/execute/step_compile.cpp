@@ -1,4 +1,6 @@
 // Step: compile (baseline, candidate).
+#include <utility>
+
 #include "engine/execute/job_runner.h"
 
 namespace kta::engine {
@@ -15,6 +17,18 @@ const char* flavor_name(model::Flavor f) {
       return "triton";
   }
   return "?";
+}
+
+// The notes a device put in a compile log, one per "kta note: " line (the cpu device's compile
+// cache, engine/device/cpu/kernel_build.h).
+void take_notes(const std::string& log, std::vector<Note>* notes) {
+  const std::string prefix = "kta note: ";
+  for (size_t at = log.find(prefix); at != std::string::npos; at = log.find(prefix, at + 1)) {
+    if (at != 0 && log[at - 1] != '\n') continue;
+    size_t end = log.find('\n', at);
+    notes->push_back(
+        Note{"compile_cache", log.substr(at + prefix.size(), end - at - prefix.size())});
+  }
 }
 
 }  // namespace
@@ -45,6 +59,7 @@ CompileResult JobRunner::compile_on(const std::string& role, const model::Entry&
   }
   // The device's own figure: the rest of "compile" is the trip to the worker and back.
   profile_.add(res.cache_hit ? "compile in device (cache hit)" : "compile in device", res.seconds);
+  take_notes(res.log, &compile_notes_);
   return res;
 }
 
@@ -59,6 +74,7 @@ StepResult JobRunner::compile(const std::string& role) {
     return r;
   }
   CompileReport report;
+  report.notes = std::exchange(compile_notes_, {});
   if (done) {
     // What the role runs on: name, architecture, clocks, versions, and (hip) what opening took.
     DeviceInfo info = done->device->info();

@@ -5,6 +5,7 @@
 #include <future>
 #include <map>
 #include <memory>
+#include <utility>
 
 #include "engine/execute/job_runner.h"
 #include "engine/execute/judge.h"
@@ -63,7 +64,10 @@ std::shared_ptr<const HostSet> JobRunner::reference(const PointSpec& spec, uint6
   std::string key = ReferenceCache::key(job_.task, spec.point, seed, plan_.device);
   {
     auto span = profile_.span("reference cache");
-    if (auto hit = cache_.load(key, job_.task)) {
+    std::string note;
+    auto hit = cache_.load(key, job_.task, &note);
+    if (!note.empty()) cache_notes_.push_back(Note{"reference_cache", note});
+    if (hit) {
       auto set = std::make_shared<const HostSet>(std::move(*hit));
       remember(memo, set);
       return set;
@@ -196,6 +200,9 @@ StepResult JobRunner::correctness(bool heldout) {
   CorrectnessReport report;
   report.checked = checked;
   report.failed = failed;
+  // The reference compiles on first use, within this step: its cache notes are recorded here.
+  report.notes = std::exchange(cache_notes_, {});
+  for (Note& n : std::exchange(compile_notes_, {})) report.notes.push_back(std::move(n));
   report.candidate_correct = cand_ok;
   if (heldout && std::find(roles.begin(), roles.end(), "baseline") != roles.end()) {
     report.baseline_correct = !first_failure.count("baseline");

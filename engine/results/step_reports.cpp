@@ -83,6 +83,25 @@ void from_json(const Json& j, PrepareReport& r) {
   r.candidate_hash = get<std::string>(j, "candidate_hash");
 }
 
+namespace {
+
+void put_notes(Json& j, const std::vector<Note>& notes) {
+  if (notes.empty()) return;
+  Json out = Json::array();
+  for (const auto& n : notes) out.push_back({{"name", n.name}, {"text", n.text}});
+  j["notes"] = out;
+}
+
+std::vector<Note> get_notes(const Json& j) {
+  std::vector<Note> out;
+  if (auto it = j.find("notes"); it != j.end() && it->is_array())
+    for (const auto& n : *it)
+      out.push_back({get<std::string>(n, "name"), get<std::string>(n, "text")});
+  return out;
+}
+
+}  // namespace
+
 void to_json(Json& j, const CompileReport& r) {
   j = Json::object();
   if (r.device)
@@ -91,6 +110,7 @@ void to_json(Json& j, const CompileReport& r) {
   // A failed compile always names its log, even an empty one: the report is never `{}`, which
   // reads back as "no report".
   if (!r.device || !r.log.empty()) j["log"] = r.log;
+  put_notes(j, r.notes);
 }
 
 void from_json(const Json& j, CompileReport& r) {
@@ -99,6 +119,7 @@ void from_json(const Json& j, CompileReport& r) {
     r.device = DeviceRecord{get<std::string>(*it, "name"), get<std::string>(*it, "kind"),
                             get<std::string>(*it, "details")};
   r.log = get<std::string>(j, "log");
+  r.notes = get_notes(j);
 }
 
 void to_json(Json& j, const CorrectnessReport& r) {
@@ -106,6 +127,7 @@ void to_json(Json& j, const CorrectnessReport& r) {
       {"checked", r.checked}, {"failed", r.failed}, {"candidate_correct", r.candidate_correct}};
   put_if(j, "baseline_correct", r.baseline_correct);
   if (!r.baseline_reason.empty()) j["baseline_reason"] = r.baseline_reason;
+  put_notes(j, r.notes);
 }
 
 void from_json(const Json& j, CorrectnessReport& r) {
@@ -114,6 +136,7 @@ void from_json(const Json& j, CorrectnessReport& r) {
   r.candidate_correct = get<bool>(j, "candidate_correct");
   r.baseline_correct = get_optional<bool>(j, "baseline_correct");
   r.baseline_reason = get<std::string>(j, "baseline_reason");
+  r.notes = get_notes(j);
 }
 
 namespace {

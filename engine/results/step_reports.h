@@ -68,9 +68,17 @@ struct DeviceRecord {
   bool operator==(const DeviceRecord&) const = default;
 };
 
+// Something worth a reader's attention that is not a failure ("clock_mismatch": ...).
+struct Note {
+  std::string name, text;
+  bool operator==(const Note&) const = default;
+};
+
 struct CompileReport {
   std::optional<DeviceRecord> device;  // when it compiled
   std::string log;                     // the compiler's output when it did not (clipped)
+  // "compile_cache": an entry that failed authentication and was rebuilt.
+  std::vector<Note> notes;
   bool operator==(const CompileReport&) const = default;
 };
 
@@ -80,6 +88,8 @@ struct CorrectnessReport {
   // Held-out only: the baseline runs on the held-out points too (the quadrant needs both).
   std::optional<bool> baseline_correct;
   std::string baseline_reason;
+  // "reference_cache": an entry that failed authentication, and the reference ran again.
+  std::vector<Note> notes;
   bool operator==(const CorrectnessReport&) const = default;
 };
 
@@ -93,12 +103,6 @@ struct RoleClocks {
 struct ShapeClocks {
   RoleClocks baseline, candidate;
   bool operator==(const ShapeClocks&) const = default;
-};
-
-// Something worth a reader's attention that is not a failure ("clock_mismatch": ...).
-struct Note {
-  std::string name, text;
-  bool operator==(const Note&) const = default;
 };
 
 struct SpeedupEstimate {

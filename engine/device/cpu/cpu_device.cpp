@@ -284,10 +284,23 @@ CompileResult CpuDevice::compile(const CompileRequest& request) {
     return done();
   }
   BuildResult b = build_module(request, options_);
-  out.log = b.log;
+  out = load_built(request, b);
+  return done();
+}
+
+CompileResult CpuDevice::load_built(const CompileRequest& request, const BuildResult& b) {
+  CompileResult out;
+  // A rebuilt cache entry is worth a note in the step's record (kNotePrefix).
+  out.log = b.note.empty() ? b.log : std::string(kNotePrefix) + b.note + "\n" + b.log;
   out.cache_hit = b.cache_hit;
+  auto done = [&]() -> CompileResult& { return out; };
   if (!b.ok) {
     out.error = b.error;
+    return done();
+  }
+  if (request.options.sanitize && !sanitizer_loaded()) {
+    out.error =
+        "sanitize needs AddressSanitizer loaded in the device process (use the isolated device)";
     return done();
   }
   auto m = std::make_unique<Module>();

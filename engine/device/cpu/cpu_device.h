@@ -14,6 +14,7 @@
 #include <set>
 #include <string>
 
+#include "engine/device/cpu/kernel_build.h"
 #include "engine/device/cpu/kernel_signature.h"
 #include "engine/device/device.h"
 
@@ -33,6 +34,9 @@ class CpuDevice : public Device {
   CompileResult compile(const CompileRequest& request) override;
   LaunchResult run(const Invocation& invocation) override;
   TimedResult timed(std::span<const Invocation> batch, bool flush) override;
+  // Loads a module built elsewhere: the engine builds (build_module), the worker that runs
+  // candidate code only loads; `build.library` is any path dlopen takes (/proc/self/fd/N).
+  CompileResult load_built(const CompileRequest& request, const BuildResult& build);
   void synchronize() override {}
 
   // Memory owned elsewhere (the worker maps the engine's shared memory) used as a buffer.

@@ -8,11 +8,13 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <regex>
 #include <sstream>
 
 #include "engine/device/cpu/hip_rewrite.h"
+#include "engine/ipc/cache_key.h"
 #include "engine/ipc/command.h"
 #include "engine/runtime/kta/cpu_runtime.h"
 #include "lang/hash.h"
@@ -115,6 +117,31 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
   return s;
 }
 
+// Whether `file` (named `name` under the cache folder) has a valid tag beside it.
+bool authentic(const ipc::CacheKey& key, const std::string& name, const fs::path& file) {
+  std::string data, tag;
+  return read_file(file, &data) && read_file(fs::path(file.string() + ".tag"), &tag) &&
+         key.verify(name, data, tag);
+}
+
+// Writes the tag of `data_file`'s bytes under `name` to `tag_file` (through a temporary file);
+// false when it cannot.
+bool write_tag(const ipc::CacheKey& key, const std::string& name, const fs::path& data_file,
+               const fs::path& tag_file) {
+  std::string data;
+  if (!read_file(data_file, &data)) return false;
+  std::string tag = key.tag(name, data);
+  const fs::path tmp = tag_file.string() + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << tag;
+    if (!out || tag.empty()) return false;
+  }
+  std::error_code ec;
+  fs::rename(tmp, tag_file, ec);
+  return !ec;
+}
+
 constexpr const char* kTrampolineName = "<kta trampoline>";
 
 // <cassert> redefines assert each time it is included; point those includes at kta's device
@@ -144,17 +171,24 @@ std::string trampoline(const CompileRequest& r) {
 // a 1.2 s compile here). GCC only: it checks that the flags match and ignores the file
 // otherwise. Returns the header to -include, or empty (no precompiled header).
 std::string precompiled_header(const std::string& cxx, const std::vector<std::string>& flags,
-                               const fs::path& dir, double timeout_s) {
+                               const fs::path& dir, const ipc::CacheKey* auth, double timeout_s) {
   const std::string& id = toolchain_identity(cxx);
-  if (id.find("Free Software Foundation") == std::string::npos ||
+  if (auth == nullptr || id.find("Free Software Foundation") == std::string::npos ||
       id.find("clang") != std::string::npos)
     return {};
   std::string key = cxx + "\n" + toolchain_identity(cxx) + "\n" + model_identity();
   for (const std::string& f : flags) key += f + "\n";
-  const fs::path pch_dir = dir / ("pch-" + content_hash(key));
+  const std::string name = "pch-" + content_hash(key);
+  const fs::path pch_dir = dir / name;
   const fs::path header = pch_dir / "kta_pch.h";
+  const fs::path gch = header.string() + ".gch";
   std::error_code ec;
-  if (fs::exists(fs::path(header.string() + ".gch"), ec)) return header.string();
+  if (fs::exists(gch, ec)) {
+    // Its code goes into every module built with it: a header that fails authentication is
+    // rebuilt.
+    if (authentic(*auth, name, gch)) return header.string();
+    fs::remove_all(pch_dir, ec);
+  }
   std::random_device rd;
   const fs::path tmp = dir / ("tmp-pch-" + std::to_string(getpid()) + "-" + std::to_string(rd()));
   fs::create_directories(tmp, ec);
@@ -171,9 +205,11 @@ std::string precompiled_header(const std::string& cxx, const std::vector<std::st
         (tmp / "kta_pch.h").string(), std::string("-o"), (tmp / "kta_pch.h.gch").string()})
     argv.push_back(a);
   ipc::CommandResult r = ipc::run_command(argv, {.timeout_s = timeout_s});
-  if (r.ok()) fs::rename(tmp, pch_dir, ec);  // another process may have won the race
+  const fs::path tmp_gch = tmp / "kta_pch.h.gch";
+  if (r.ok() && write_tag(*auth, name, tmp_gch, tmp_gch.string() + ".tag"))
+    fs::rename(tmp, pch_dir, ec);  // another process may have won the race
   fs::remove_all(tmp, ec);
-  return fs::exists(fs::path(header.string() + ".gch"), ec) ? header.string() : std::string();
+  return fs::exists(gch, ec) && authentic(*auth, name, gch) ? header.string() : std::string();
 }
 
 // The source of a build, read, checked and rewritten for the device model.
@@ -287,7 +323,7 @@ std::string compile_failure(const CompileRequest& req, const ipc::CommandResult&
 // never sees half an object).
 void compile_into_cache(const CompileRequest& req, const DeviceOptions& opts, const Source& src,
                         const std::string& cxx, const std::vector<std::string>& flags,
-                        BuildResult* out) {
+                        const ipc::CacheKey* auth, BuildResult* out) {
   const fs::path dir = out->library.parent_path();
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -309,7 +345,7 @@ void compile_into_cache(const CompileRequest& req, const DeviceOptions& opts, co
   // Sanitized builds are rare and differ in flags: they parse the header themselves.
   const std::string pch = req.options.sanitize
                               ? std::string()
-                              : precompiled_header(cxx, flags, dir, opts.compile_timeout_s);
+                              : precompiled_header(cxx, flags, dir, auth, opts.compile_timeout_s);
   ipc::CommandResult r = ipc::run_command(compiler_argv(cxx, flags, req, pch, tu_path, so_path),
                                           {.timeout_s = opts.compile_timeout_s});
   fs::remove(tu_path, ec);
@@ -320,6 +356,9 @@ void compile_into_cache(const CompileRequest& req, const DeviceOptions& opts, co
     out->error = compile_failure(req, r, out->log, opts.compile_timeout_s);
     return;
   }
+  // The tag first: a reader that finds the object finds its tag.
+  const std::string name = out->library.filename().string();
+  if (auth != nullptr) write_tag(*auth, name, so_path, out->library.string() + ".tag");
   fs::rename(so_path, out->library, ec);
   if (ec) {
     out->error = "cannot store '" + out->library.string() + "': " + ec.message();
@@ -364,14 +403,25 @@ BuildResult build_module(const CompileRequest& req, const DeviceOptions& opts) {
   std::string key = src.text + "\n" + src.key_text + "\n" + cxx + "\n" + toolchain_identity(cxx) +
                     "\n" + model_identity();
   for (const std::string& f : flags) key += f + "\n";
-  out.library = cache_directory(opts) / "cpu" / (content_hash(key) + ".so");
+  const fs::path dir = cache_directory(opts) / "cpu";
+  out.library = dir / (content_hash(key) + ".so");
+  std::string key_error;
+  std::optional<ipc::CacheKey> auth = ipc::CacheKey::open(dir, &key_error);
   std::error_code ec;
   if (fs::exists(out.library, ec)) {
-    out.ok = true;
-    out.cache_hit = true;
-    return out;
+    const std::string name = out.library.filename().string();
+    if (auth && authentic(*auth, name, out.library)) {
+      out.ok = true;
+      out.cache_hit = true;
+      return out;
+    }
+    out.note = "compile cache entry " + name +
+               (auth ? " fails authentication" : " cannot be authenticated (" + key_error + ")") +
+               "; recompiled";
+    fs::remove(out.library, ec);
+    fs::remove(out.library.string() + ".tag", ec);
   }
-  compile_into_cache(req, opts, src, cxx, flags, &out);
+  compile_into_cache(req, opts, src, cxx, flags, auth ? &*auth : nullptr, &out);
   return out;
 }
 

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "engine/ipc/worker_view.h"
+
 namespace kta::engine {
 
 using nlohmann::json;
@@ -44,6 +46,7 @@ DeviceInfo PythonDevice::info() const {
   i.own_memory = gpu;
   i.timer = gpu ? DeviceTimer::events : DeviceTimer::process_cpu;
   i.timer_resolution = gpu ? 1e-6 : 0;
+  i.details = "worker isolation: " + ipc::worker_isolation().describe();
   return i;
 }
 

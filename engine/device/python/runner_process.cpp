@@ -1,19 +1,24 @@
 #include "engine/device/python/runner_process.h"
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
 #include "engine/device/python/find_python.h"
 #include "engine/ipc/channel.h"
 #include "engine/ipc/child_status.h"
+#include "engine/ipc/worker_view.h"
 
 namespace kta::engine {
 
+namespace fs = std::filesystem;
 using nlohmann::json;
 
 RunnerProcess::RunnerProcess(RunnerOptions options) : options_(std::move(options)) {
   child_.set_describe([](int status, const std::string& log) {
-    std::string why = ipc::exit_text("python runner", status) + " during the request";
+    std::string why =
+        ipc::exit_text("python runner", ipc::worker_status(ipc::worker_isolation(), status)) +
+        " during the request";
     std::string last = ipc::last_line(log);
     return last.empty() ? why : why + ": " + last;
   });
@@ -35,13 +40,44 @@ std::string RunnerProcess::start() {
   std::filesystem::path script = options_.script.empty() ? find_runner_script() : options_.script;
   if (script.empty())
     return "the python runner script kta_runner.py was not found (set KTA_RUNNER)";
-  ipc::SpawnSpec spec;
-  spec.argv = {python, script.string(), "--fd", "3"};
-  std::string why = child_.start(spec, [&] { return greet(python); });
+  std::string why = child_.start(command(python, script), [&] { return greet(python); });
   if (why.empty())
     stats_.start_seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return why;
+}
+
+// The runner in its own view (engine/ipc/worker_view.h): the interpreter and its libraries, the
+// script and the staged sources; the engine's environment reduced to what Python and the GPU
+// runtime need.
+ipc::SpawnSpec RunnerProcess::command(const std::string& python, const fs::path& script) const {
+  const ipc::WorkerIsolation& isolation = ipc::worker_isolation();
+  ipc::WorkerView view;
+  view.gpu = options_.device.rfind("hip", 0) == 0;
+  std::error_code ec;
+  fs::path interpreter = fs::canonical(python, ec);
+  // A virtual environment or a Python outside /usr: its whole prefix.
+  if (!ec && !interpreter.string().starts_with("/usr/"))
+    view.readable.push_back(interpreter.parent_path().parent_path());
+  if (fs::path(python).is_absolute() && !fs::path(python).string().starts_with("/usr/"))
+    view.readable.push_back(fs::path(python).parent_path().parent_path());
+  view.readable.push_back(fs::absolute(script, ec));
+  view.readable.push_back(sources_.path());
+  std::vector<std::string> names = {"PYTHONPATH",           "LD_LIBRARY_PATH",
+                                    "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
+                                    "ROCR_VISIBLE_DEVICES", "OMP_NUM_THREADS"};
+  if (!isolation.sandboxed) names.insert(names.end(), {"HOME", "XDG_CACHE_HOME"});
+  view.env = ipc::worker_environment(names);
+  for (const std::string& e : view.env)
+    if (e.starts_with("PYTHONPATH="))
+      for (size_t b = 11, c; b <= e.size(); b = c + 1) {
+        c = std::min(e.find(':', b), e.size());
+        if (c > b) view.readable.emplace_back(e.substr(b, c - b));
+      }
+  ipc::SpawnSpec spec;
+  spec.argv = ipc::isolated_argv(isolation, view, {python, script.string(), "--fd", "3"});
+  spec.env = ipc::spawn_environment(isolation, view);
+  return spec;
 }
 
 std::string RunnerProcess::greet(const std::string& python) {
@@ -59,6 +95,7 @@ std::string RunnerProcess::greet(const std::string& python) {
   }
   hello_ = *hello;
   hello_["python_path"] = python;
+  hello_["isolation"] = ipc::worker_isolation().describe();
   zero_copy_ = hello->value("zero_copy", true);
   for (auto& [id, s] : buffers_) {
     auto r = exchange({{"op", "alloc"}, {"id", id}, {"bytes", s.bytes}}, 30, s.fd, &failure);
@@ -139,7 +176,18 @@ size_t RunnerProcess::bytes(uint64_t id) const {
   return it == buffers_.end() ? 0 : it->second.bytes;
 }
 
-uint64_t RunnerProcess::compile(const json& q, double timeout_s, json* reply) {
+uint64_t RunnerProcess::compile(const json& q_in, double timeout_s, json* reply) {
+  json q = q_in;
+  // The module's folder is copied where the runner can see it (sibling imports included).
+  if (ipc::worker_isolation().sandboxed && q.contains("file")) {
+    std::string error;
+    fs::path staged = sources_.stage(q["file"].get<std::string>(), &error);
+    if (staged.empty()) {
+      *reply = {{"ok", false}, {"error", error}};
+      return 0;
+    }
+    q["file"] = staged.string();
+  }
   *reply = request(q, timeout_s);
   if (!reply->value("ok", false)) return 0;
   modules_.push_back(Module{q, reply->value("module", int64_t(0)), child_.generation()});

@@ -20,6 +20,7 @@
 
 #include "engine/ipc/child_channel.h"
 #include "engine/ipc/shared_buffer.h"
+#include "engine/ipc/worker_view.h"
 
 namespace kta::engine {
 
@@ -71,6 +72,7 @@ class RunnerProcess {
 
  private:
   std::string start();  // empty on success, else why not
+  ipc::SpawnSpec command(const std::string& python, const std::filesystem::path& script) const;
   void stop() { child_.stop(); }
   std::string ensure();
   // A fresh child's setup: the hello and its version, then every buffer mapped again.
@@ -90,6 +92,7 @@ class RunnerProcess {
 
   RunnerOptions options_;
   std::mutex mu_;
+  ipc::StagingFolder sources_;  // copies of the modules' folders, all the runner sees of them
   ipc::ChildChannel child_{"python runner", "kta-runner-log"};
   bool zero_copy_ = true;
   uint64_t next_buffer_ = 1;

@@ -1,17 +1,24 @@
 #include "engine/device/remote/remote_device.h"
 
+#include <fcntl.h>
+
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <mutex>
 #include <stdexcept>
 #include <vector>
 
 #include "engine/device/cpu/cpu_device.h"
+#include "engine/device/cpu/kernel_build.h"
 #include "engine/device/remote/asan_report.h"
 #include "engine/device/remote/protocol.h"
 #include "engine/ipc/child_status.h"
+#include "engine/ipc/unique_fd.h"
+#include "engine/ipc/worker_view.h"
 
 #ifndef KTA_DEFAULT_WORKER
 #define KTA_DEFAULT_WORKER "kta-worker"
@@ -26,6 +33,16 @@ std::string gib(size_t bytes) {
   char buf[64];
   std::snprintf(buf, sizeof(buf), "%.3g GiB", double(bytes) / double(size_t(1) << 30));
   return buf;
+}
+
+void warn_unisolated(const ipc::WorkerIsolation& isolation) {
+  static std::once_flag once;
+  std::call_once(once, [&] {
+    std::fprintf(stderr,
+                 "kta: warning: candidate code runs without a view of its own (%s): it can read "
+                 "what the engine can\n",
+                 isolation.why.c_str());
+  });
 }
 
 }  // namespace
@@ -51,24 +68,67 @@ RemoteDevice::~RemoteDevice() {
   for (auto& [id, s] : buffers_) ipc::release_shared_buffer(s);
 }
 
-// `kta-worker --serve`, with AddressSanitizer preloaded for a sanitized worker; throws when the
-// sanitizer runtime is missing.
-ipc::SpawnSpec RemoteDevice::worker_command(bool asan) const {
-  ipc::SpawnSpec spec;
-  spec.argv = {find_worker(options_), "--serve"};
-  spec.env.emplace();
-  for (const std::string& e : ipc::current_environment()) {
-    if (e.rfind("LD_PRELOAD=", 0) != 0 && e.rfind("ASAN_OPTIONS=", 0) != 0) spec.env->push_back(e);
+namespace {
+
+// What configures the worker (where its runtime, plugin and headers are; which GPUs it may use):
+// all it gets of the engine's environment.
+const std::vector<std::string> kWorkerVariables = {
+    "KTA_CPU_RUNTIME_LIB",        "KTA_CPU_RUNTIME_INCLUDE",   "KTA_HIP_PLUGIN",
+    "KTA_CUDA_INCLUDE_DIR",       "KTA_HIP_LAUNCHER_COMPILER", "KTA_HIP_INCLUDE_DIR",
+    "KTA_LAUNCH_ABI_INCLUDE_DIR", "LD_LIBRARY_PATH",           "CUDA_VISIBLE_DEVICES",
+    "HIP_VISIBLE_DEVICES",        "ROCR_VISIBLE_DEVICES",      "HIP_PLATFORM"};
+
+// The files of kta a worker reads: its binary and what lies beside it (the cpu runtime, the hip
+// plugin and its header folders), paths the variables above name, and the staged sources.
+std::vector<fs::path> worker_files(const fs::path& worker, const fs::path& staging) {
+  const fs::path dir = worker.parent_path();
+  std::vector<fs::path> files = {worker,
+                                 cpu::runtime_library_path(),
+                                 dir / "libkta_cpu_runtime.so",
+                                 dir / "libkta_hip.so",
+                                 dir / "hip-launch",
+                                 dir / "hip-nvidia",
+                                 staging};
+  for (const std::string& name : kWorkerVariables) {
+    const char* v = std::getenv(name.c_str());
+    if (v != nullptr && *v == '/' && name.find("VISIBLE") == std::string::npos &&
+        name != "LD_LIBRARY_PATH")
+      files.emplace_back(v);
   }
-  if (!asan) return spec;
-  std::string error;
-  std::string runtime = cpu::sanitizer_runtime(options_, &error);
-  if (runtime.empty()) throw std::runtime_error(error);
-  spec.env->push_back("LD_PRELOAD=" + runtime);
-  // Fibers switch stacks: no use-after-return tracking; one report, then exit.
-  spec.env->push_back(
-      "ASAN_OPTIONS=detect_leaks=0:detect_stack_use_after_return=0:halt_on_error=1:"
-      "allocator_may_return_null=1:print_summary=1:symbolize=1");
+  return files;
+}
+
+}  // namespace
+
+// `kta-worker --serve` in its own view (ipc/worker_view.h), with AddressSanitizer preloaded for
+// a sanitized worker; throws when the sanitizer runtime is missing.
+ipc::SpawnSpec RemoteDevice::worker_command(bool asan) const {
+  const ipc::WorkerIsolation& isolation = ipc::worker_isolation();
+  std::error_code ec;
+  fs::path worker = find_worker(options_);
+  if (worker.has_parent_path()) worker = fs::absolute(worker, ec);
+  ipc::WorkerView view;
+  view.gpu = options_.device.rfind("hip", 0) == 0;
+  view.readable = worker_files(worker, sources_.path());
+  std::vector<std::string> names = kWorkerVariables;
+  // Without its own view the worker keeps the engine's cache folders (as it did before).
+  if (!isolation.sandboxed) names.insert(names.end(), {"KTA_CACHE_DIR", "XDG_CACHE_HOME", "HOME"});
+  view.env = ipc::worker_environment(names);
+  if (asan) {
+    std::string error;
+    std::string runtime = cpu::sanitizer_runtime(options_, &error);
+    if (runtime.empty()) throw std::runtime_error(error);
+    view.inner_env.push_back("LD_PRELOAD=" + runtime);
+    // Fibers switch stacks: no use-after-return tracking; one report, then exit.
+    view.inner_env.push_back(
+        "ASAN_OPTIONS=detect_leaks=0:detect_stack_use_after_return=0:halt_on_error=1:"
+        "allocator_may_return_null=1:print_summary=1:symbolize=1");
+  }
+  std::vector<std::string> argv = {worker.string(), "--serve"};
+  if (isolation.sandboxed) argv.push_back("--sandboxed");
+  ipc::SpawnSpec spec;
+  spec.argv = ipc::isolated_argv(isolation, view, argv);
+  spec.env = ipc::spawn_environment(isolation, view);
   return spec;
 }
 
@@ -81,10 +141,19 @@ void RemoteDevice::start(bool asan) {
 
 std::string RemoteDevice::greet() {
   std::string failure;
-  auto hello = request({{"op", "hello"}, {"options", to_json(options_)}}, 60, &failure);
+  const ipc::WorkerIsolation& isolation = ipc::worker_isolation();
+  DeviceOptions o = options_;
+  // In its own view the worker's caches (the hip device's compiled kernels) are a private folder
+  // of its own: nothing it writes is read by another worker or a later run.
+  if (isolation.sandboxed) o.cache_dir = "/tmp/kta-cache";
+  auto hello = request({{"op", "hello"}, {"options", to_json(o)}}, 60, &failure);
   if (!hello || !hello->value("ok", false))
     return "the worker did not start: " + (hello ? hello->value("error", "no reply") : failure);
   info_ = device_info_from_json(hello->at("info"));
+  // Recorded with every compile (DeviceRecord::details), so a run says how candidate code ran.
+  info_.details += (info_.details.empty() ? "" : "; ") + std::string("worker isolation: ") +
+                   isolation.describe();
+  if (!isolation.sandboxed) warn_unisolated(isolation);
   for (auto& [id, s] : buffers_) {
     auto r = request({{"op", "map"}, {"id", id}, {"bytes", s.bytes}}, 30, &failure, s.fd);
     if (!r || !r->value("ok", false))
@@ -111,7 +180,7 @@ std::string RemoteDevice::why_worker_ended(int status, const std::string& log) c
   if (log.find("std::bad_alloc") != std::string::npos ||
       log.find("out of memory") != std::string::npos)
     return "out of memory (limit " + gib(options_.memory_limit) + ")";
-  std::string why = ipc::exit_text("worker", status);
+  std::string why = ipc::exit_text("worker", ipc::worker_status(ipc::worker_isolation(), status));
   // The last line the worker printed often names the cause (an abort message, a C++ exception).
   std::string last = ipc::last_line(log);
   if (!last.empty()) why += ": " + last;
@@ -200,24 +269,62 @@ LaunchResult RemoteDevice::checked(LaunchResult r) {
   return r;
 }
 
+// The cpu device's modules are built here, in the engine, with the compile cache only the engine
+// reaches; the worker gets the built object as a descriptor and only loads it.
+std::optional<nlohmann::json> RemoteDevice::build_and_load(const CompileRequest& req,
+                                                           std::string* failure) {
+  cpu::BuildResult b = cpu::build_module(req, options_);
+  CompileResult failed;
+  if (!b.ok) {
+    failed.error = b.error;
+    failed.log = b.log;
+    return to_json(failed);
+  }
+  ipc::UniqueFd fd(::open(b.library.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) {
+    failed.error = "cannot open the compiled module '" + b.library.string() + "'";
+    return to_json(failed);
+  }
+  json build = {{"log", b.log},
+                {"note", b.note},
+                {"cache_hit", b.cache_hit},
+                {"synchronizes", b.synchronizes},
+                {"parameter_names", b.parameter_names}};
+  return request({{"op", "load"}, {"request", to_json(req)}, {"build", build}},
+                 options_.compile_timeout_s + 10, failure, fd.get());
+}
+
+// One compile in the worker: built here and loaded there on the cpu device; on a GPU compiled
+// there from a staged copy of the source's folder.
+std::optional<nlohmann::json> RemoteDevice::compile_request(const CompileRequest& req,
+                                                            std::string* failure) {
+  if (options_.device.rfind("cpu", 0) == 0) return build_and_load(req, failure);
+  return request({{"op", "compile"}, {"request", to_json(req)}}, options_.compile_timeout_s + 10,
+                 failure);
+}
+
 CompileResult RemoteDevice::compile(const CompileRequest& request_in) {
+  auto t0 = std::chrono::steady_clock::now();
   CompileRequest req = request_in;
   std::error_code ec;
   req.source = fs::absolute(req.source, ec);
   CompileResult out;
   std::string err = ensure(req.options.sanitize);
+  if (err.empty() && options_.device.rfind("cpu", 0) != 0 && ipc::worker_isolation().sandboxed)
+    req.source = sources_.stage(req.source, &err);
   if (!err.empty()) {
     out.error = err;
     return out;
   }
   std::string failure;
-  auto r = request({{"op", "compile"}, {"request", to_json(req)}}, options_.compile_timeout_s + 10,
-                   &failure);
+  auto r = compile_request(req, &failure);
   if (!r) {
     out.error = "worker failed while compiling: " + failure;
     return out;
   }
   out = compile_result_from_json(*r);
+  if (options_.device.rfind("cpu", 0) == 0)
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (out.ok) {
     uint64_t id = next_module_++;
     modules_[id] = ModuleRecord{req, out.module, worker_.generation()};
@@ -231,8 +338,7 @@ std::string RemoteDevice::load(ModuleRecord& m, uint64_t* remote) {
   if (!err.empty()) return err;
   if (m.generation != worker_.generation()) {
     std::string failure;
-    auto r = request({{"op", "compile"}, {"request", to_json(m.request)}},
-                     options_.compile_timeout_s + 10, &failure);
+    auto r = compile_request(m.request, &failure);
     if (!r) return "worker failed while reloading the module: " + failure;
     CompileResult c = compile_result_from_json(*r);
     if (!c.ok) return "cannot reload the module: " + c.error;

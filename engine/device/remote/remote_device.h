@@ -3,7 +3,9 @@
 // by both processes, so uploads and downloads never cross the socket and survive a worker
 // restart. A crash, a hang past the time limit or memory exhaustion in the worker comes back as
 // a failed result with the reason, and the next request starts a fresh worker, reloading
-// compiled modules from the disk cache as they are used.
+// compiled modules from the disk cache as they are used. The worker runs in a view of its own
+// (engine/ipc/worker_view.h): on the cpu device the engine builds modules and the worker only
+// loads them, so neither the sources' folders nor the compile cache are in the worker's reach.
 #pragma once
 
 #include <sys/types.h>
@@ -17,6 +19,7 @@
 #include "engine/device/device.h"
 #include "engine/ipc/child_channel.h"
 #include "engine/ipc/shared_buffer.h"
+#include "engine/ipc/worker_view.h"
 
 namespace kta::engine::remote {
 
@@ -57,6 +60,8 @@ class RemoteDevice : public Device {
   void stop() { worker_.stop(); }
   std::string ensure(bool asan);
   ipc::SpawnSpec worker_command(bool asan) const;
+  std::optional<json> build_and_load(const CompileRequest& req, std::string* failure);
+  std::optional<json> compile_request(const CompileRequest& req, std::string* failure);
   // A fresh worker's setup: the hello, then every buffer mapped again.
   std::string greet();
   // One request/reply; on failure (crash, timeout, a reply that is not JSON) the worker is gone
@@ -76,6 +81,9 @@ class RemoteDevice : public Device {
 
   DeviceOptions options_;
   DeviceInfo info_;
+  // Copies of the sources a GPU worker compiles, the only ones it sees (before worker_: it
+  // outlives the worker that reads it).
+  ipc::StagingFolder sources_;
   ipc::ChildChannel worker_{"worker", "kta-worker-log"};
   bool asan_ = false;
   int started_ = 0;

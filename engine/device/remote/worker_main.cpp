@@ -10,7 +10,10 @@
 #include "engine/device/remote/worker_server.h"
 
 int main(int argc, char** argv) {
-  if (argc != 2 || std::strcmp(argv[1], "--serve") != 0) {
+  // --sandboxed: started by bwrap (engine/ipc/worker_view.h), whose PID namespace makes its init
+  // the parent, and which kills the worker when the engine goes (--die-with-parent).
+  bool sandboxed = argc == 3 && std::strcmp(argv[2], "--sandboxed") == 0;
+  if ((argc != 2 && !sandboxed) || std::strcmp(argv[1], "--serve") != 0) {
     std::fprintf(
         stderr,
         "kta-worker: internal helper of kta; started by the engine as 'kta-worker --serve'\n");
@@ -18,6 +21,6 @@ int main(int argc, char** argv) {
   }
   // Die with the engine: a worker outliving it would keep running candidate code.
   prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (getppid() == 1) return 1;
+  if (!sandboxed && getppid() == 1) return 1;
   return kta::engine::remote::serve(3);
 }

@@ -1,5 +1,6 @@
 #include "engine/device/remote/worker_server.h"
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -8,11 +9,13 @@
 #include <map>
 #include <memory>
 #include <new>
+#include <vector>
 
 #include "engine/device/cpu/cpu_device.h"
 #include "engine/device/hip/hip_plugin_loader.h"
 #include "engine/device/remote/protocol.h"
 #include "engine/ipc/channel.h"
+#include "engine/ipc/unique_fd.h"
 
 namespace kta::engine::remote {
 namespace {
@@ -113,6 +116,7 @@ class Server {
   void open_device(const DeviceOptions& o) {
     if (o.device == "cpu") {
       auto cpu = std::make_unique<cpu::CpuDevice>(o);
+      host_ = cpu.get();
       if (!cpu->info().own_memory) cpu_ = cpu.get();
       device_ = std::move(cpu);
       return;
@@ -127,6 +131,7 @@ class Server {
   json handle(const std::string& op, const json& q, int fd) {
     if (op == "hello") return hello(q);
     if (op == "map") return map(q, fd);
+    if (op == "load") return load(q, fd);
     if (fd >= 0) close(fd);
     if (op == "unmap") return unmap(q);
     if (op == "upload" || op == "download" || op == "fill") return stage(op, q);
@@ -188,6 +193,26 @@ class Server {
     return {{"ok", true}};
   }
 
+  // A cpu module the engine built: loaded from the descriptor it came with, which stays open
+  // (dlopen knows a module by its path, /proc/self/fd/N, so the number must not be reused).
+  json load(const json& q, int fd) {
+    if (fd < 0) throw std::runtime_error("load without a descriptor");
+    modules_.emplace_back(fd);
+    // Inherited by the sanitizer's symbolizer, which reads the module as /proc/self/fd/N too.
+    fcntl(fd, F_SETFD, 0);
+    if (host_ == nullptr) throw std::runtime_error("load on a device that is not the cpu device");
+    const json& b = q.at("build");
+    cpu::BuildResult build;
+    build.ok = true;
+    build.library = "/proc/self/fd/" + std::to_string(fd);
+    build.log = b.value("log", std::string());
+    build.note = b.value("note", std::string());
+    build.cache_hit = b.value("cache_hit", false);
+    build.synchronizes = b.value("synchronizes", false);
+    build.parameter_names = b.value("parameter_names", std::vector<std::string>());
+    return to_json(host_->load_built(compile_request_from_json(q.at("request")), build));
+  }
+
   json unmap(const json& q) {
     uint64_t id = q.at("id").get<uint64_t>();
     auto it = mappings_.find(id);
@@ -235,7 +260,9 @@ class Server {
 
   int socket_;
   std::unique_ptr<Device> device_;
-  cpu::CpuDevice* cpu_ = nullptr;  // device_ when it is the cpu device on shared memory
+  cpu::CpuDevice* cpu_ = nullptr;       // device_ when it is the cpu device on shared memory
+  cpu::CpuDevice* host_ = nullptr;      // device_ when it is the cpu device (staged or not)
+  std::vector<ipc::UniqueFd> modules_;  // descriptors of loaded cpu modules
   std::map<uint64_t, Mapping> mappings_;
   size_t memory_limit_ = 0;
 };

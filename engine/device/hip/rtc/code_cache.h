@@ -1,7 +1,9 @@
 // kta's on-disk cache of compiled kernels, keyed by a hash (lang::ContentHasher) of everything
 // that determines the code (source text, options, architecture, compiler and runtime versions).
 // Entries are written to a temporary file and renamed, so concurrent workers never read a torn
-// entry.
+// entry, and carry an HMAC tag under the folder's key (engine/ipc/cache_key.h): an entry written
+// without the key fails authentication and is recompiled. A worker in its own view
+// (engine/ipc/worker_view.h) has a private cache folder of its own, key included.
 #pragma once
 
 #include <filesystem>
@@ -21,7 +23,10 @@ struct CachedCode {
 // ~/.cache/kta, each with "/hip" appended.
 std::filesystem::path kernel_cache_dir(const std::filesystem::path& dir);
 
-std::optional<CachedCode> cache_load(const std::filesystem::path& dir, const std::string& key);
+// nullopt on a miss; an entry that fails authentication is removed, and *note names it
+// ("compile cache entry K.code fails authentication; recompiled").
+std::optional<CachedCode> cache_load(const std::filesystem::path& dir, const std::string& key,
+                                     std::string* note = nullptr);
 // Best effort: a cache that cannot be written only costs a recompile.
 void cache_store(const std::filesystem::path& dir, const std::string& key, const CachedCode& entry);
 

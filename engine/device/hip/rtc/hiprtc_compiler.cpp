@@ -266,8 +266,9 @@ RtcOutput rtc_compile(const RtcRequest& req) {
   for (const std::string& o : options) key_text += o + "\n";
   const std::string key = lang::ContentHasher().add(key_text + tu).hex();
   const fs::path dir = kernel_cache_dir(req.cache_dir);
+  std::string note;
   if (req.use_cache) {
-    if (auto hit = cache_load(dir, key)) {
+    if (auto hit = cache_load(dir, key, &note)) {
       out.result.ok = true;
       out.result.cache_hit = true;
       out.result.log = hit->log;
@@ -280,6 +281,8 @@ RtcOutput rtc_compile(const RtcRequest& req) {
   run_hiprtc(tu, file, req.entry, options, target, &out);
   if (out.result.ok && req.use_cache)
     cache_store(dir, key, {out.format, out.lowered_name, out.result.log, out.code});
+  // For the step's record, as the cpu device's compile cache does (kta_execute reads the line).
+  if (!note.empty()) out.result.log = "kta note: " + note + "\n" + out.result.log;
   return finish();
 }
 

@@ -1,0 +1,109 @@
+#include "engine/ipc/cache_key.h"
+
+#include <fcntl.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "engine/ipc/unique_fd.h"
+
+namespace kta::engine::ipc {
+namespace {
+
+constexpr size_t kKeyBytes = 32;
+
+std::string errno_text() { return std::strerror(errno); }
+
+// Makes the key file with fresh random bytes; false when another process made it first (EEXIST)
+// or it cannot be written (*error says why).
+bool create_key(const std::filesystem::path& file, std::string* error) {
+  UniqueFd fd(::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
+  if (!fd) {
+    if (errno != EEXIST) *error = "cannot create " + file.string() + ": " + errno_text();
+    return false;
+  }
+  char bytes[kKeyBytes];
+  if (getrandom(bytes, sizeof bytes, 0) != ssize_t(sizeof bytes) ||
+      ::write(fd.get(), bytes, sizeof bytes) != ssize_t(sizeof bytes)) {
+    *error = "cannot write " + file.string() + ": " + errno_text();
+    ::unlink(file.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool read_whole_file(const std::filesystem::path& p, std::string* out) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream s;
+  s << in.rdbuf();
+  *out = s.str();
+  return !in.bad();
+}
+
+std::optional<CacheKey> CacheKey::open(const std::filesystem::path& dir, std::string* error) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  const std::filesystem::path file = dir / kFileName;
+  std::string made_error;
+  if (!create_key(file, &made_error) && !made_error.empty()) {
+    *error = made_error;
+    return std::nullopt;
+  }
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0) {
+    *error = "cannot read " + file.string() + ": " + errno_text();
+    return std::nullopt;
+  }
+  // A key others can read or write authenticates nothing.
+  if ((st.st_mode & 077) != 0) {
+    *error = file.string() + " is readable or writable by others (mode must be 0600)";
+    return std::nullopt;
+  }
+  std::string bytes;
+  if (!read_whole_file(file, &bytes) || bytes.size() != kKeyBytes) {
+    *error = file.string() + " is not a " + std::to_string(kKeyBytes) + "-byte key";
+    return std::nullopt;
+  }
+  return CacheKey(std::move(bytes));
+}
+
+std::string CacheKey::tag(std::string_view name, std::string_view data) const {
+  // The name's length first, so that (name, data) pairs cannot be shifted into one another.
+  const std::string header = std::to_string(name.size()) + ":" + std::string(name) + ":";
+  auto bytes = [](std::string_view v) { return reinterpret_cast<const unsigned char*>(v.data()); };
+  EVP_MAC* mac = EVP_MAC_fetch(nullptr, "HMAC", nullptr);
+  EVP_MAC_CTX* ctx = mac != nullptr ? EVP_MAC_CTX_new(mac) : nullptr;
+  char digest[] = "SHA256";
+  OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string("digest", digest, 0),
+                         OSSL_PARAM_construct_end()};
+  unsigned char out[EVP_MAX_MD_SIZE];
+  size_t len = 0;
+  bool ok = ctx != nullptr && EVP_MAC_init(ctx, bytes(key_), key_.size(), params) == 1 &&
+            EVP_MAC_update(ctx, bytes(header), header.size()) == 1 &&
+            EVP_MAC_update(ctx, bytes(data), data.size()) == 1 &&
+            EVP_MAC_final(ctx, out, &len, sizeof out) == 1;
+  EVP_MAC_CTX_free(ctx);
+  EVP_MAC_free(mac);
+  // A tag that cannot be computed is empty: it verifies nothing.
+  return ok && len == kTagBytes ? std::string(reinterpret_cast<const char*>(out), len)
+                                : std::string();
+}
+
+bool CacheKey::verify(std::string_view name, std::string_view data, std::string_view t) const {
+  std::string expected = tag(name, data);
+  return !expected.empty() && t.size() == expected.size() &&
+         CRYPTO_memcmp(expected.data(), t.data(), t.size()) == 0;
+}
+
+}  // namespace kta::engine::ipc

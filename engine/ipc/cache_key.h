@@ -1,0 +1,42 @@
+// CacheKey: the secret that authenticates kta's cache entries where they cross the trust
+// boundary (reference outputs, compiled kernels). Candidate code runs in a worker that never sees
+// the cache folders; should it reach one anyway (a machine without user namespaces, a second kta
+// pointed at the same folder), an entry it wrote or changed fails authentication and is
+// recomputed instead of trusted. The key is 32 random bytes in a 0600 file `.kta-key` of the
+// cache folder, made once with O_EXCL; a tag is HMAC-SHA256 (OpenSSL) over the entry's name and
+// its bytes, so an entry copied under another name fails too.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace kta::engine::ipc {
+
+class CacheKey {
+ public:
+  static constexpr size_t kTagBytes = 32;
+
+  // The key of `dir` (created with the folder when missing); nullopt with *error when it cannot
+  // be read or made, or has the wrong size or mode.
+  static std::optional<CacheKey> open(const std::filesystem::path& dir, std::string* error);
+  // A key from its bytes (tests).
+  static CacheKey from_bytes(std::string bytes) { return CacheKey(std::move(bytes)); }
+
+  // HMAC-SHA256 of `name` and `data`: kTagBytes raw bytes.
+  std::string tag(std::string_view name, std::string_view data) const;
+  // Whether `tag` is the tag of `name` and `data` (compared in constant time).
+  bool verify(std::string_view name, std::string_view data, std::string_view tag) const;
+
+  static constexpr const char* kFileName = ".kta-key";
+
+ private:
+  explicit CacheKey(std::string bytes) : key_(std::move(bytes)) {}
+  std::string key_;
+};
+
+// Reads a whole file; false when it cannot be read.
+bool read_whole_file(const std::filesystem::path& p, std::string* out);
+
+}  // namespace kta::engine::ipc
