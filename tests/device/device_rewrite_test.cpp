@@ -70,6 +70,12 @@ TEST(Rewrite, DynamicSharedMemoryDeclarations) {
   EXPECT_EQ(
       r.errors[0],
       "1: unsupported dynamic shared memory declaration: expected 'extern __shared__ T name[];'");
+  // An unbalanced attribute is an unsupported form, reported; it once sent the scan around
+  // forever.
+  r = rewrite_hip_source("__global__ void k() {\n  extern __shared__ __align__(16 float s[];\n}\n");
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_NE(r.errors[0].find("unsupported dynamic shared memory declaration"), std::string::npos)
+      << r.errors[0];
 }
 
 TEST(Rewrite, SynchronizationIsDetected) {

@@ -240,7 +240,12 @@ size_t shared_decl_name(const std::vector<Token>& t, size_t i, size_t semi,
   for (size_t k = i + 2; k < semi; ++k) {
     if (is(t[k], "__align__") || is(t[k], "alignas") || is(t[k], "__attribute__") ||
         is(t[k], "HIP_DYNAMIC_SHARED_ATTRIBUTE")) {
-      if (k + 1 < semi && is(t[k + 1], '(')) k = match_forward(t, k + 1);
+      if (k + 1 < semi && is(t[k + 1], '(')) {
+        size_t close = match_forward(t, k + 1);
+        // Unbalanced before the `;`: another form (reported), never a scan past it.
+        if (close == std::string_view::npos || close >= semi) return std::string_view::npos;
+        k = close;
+      }
       continue;
     }
     if (is(t[k], '[')) {
