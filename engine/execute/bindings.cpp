@@ -148,12 +148,6 @@ DeviceSet::DeviceSet(Device& device, const model::Task& task, const PointSpec& s
   }
 }
 
-size_t DeviceSet::bytes() const {
-  size_t total = 0;
-  for (const auto& b : buffers_) total += b.bytes;
-  return total;
-}
-
 size_t set_bytes(const model::Task& task, const PointSpec& spec) {
   size_t total = 0;
   for (size_t i = 0; i < task.tensors.size(); ++i) {

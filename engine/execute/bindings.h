@@ -60,7 +60,6 @@ class DeviceSet {
   LaunchResult launch(const Impl& impl) const;
   // One timed sample of `repeat` launches on these same buffers (batch sizing).
   TimedResult timed(const Impl& impl, bool flush, int repeat = 1) const;
-  size_t bytes() const;  // of all its buffers
 
  private:
   std::vector<KernelArg> kernel_args(const model::Entry& entry) const;

@@ -102,8 +102,9 @@ class JobRunner {
   std::optional<PreparedCandidate> prepared_;
   uint64_t launches_ = 0;
   // Inputs and reference outputs by (point, seed), kept for the whole job up to kMemoBytes: the
-  // performance step times on the seeds the correctness step checked, and drawing or loading a
-  // mebi-element tensor costs milliseconds. Past the budget they are drawn again when needed.
+  // held-out step checks baseline and candidate on the same seeds, and drawing or loading a
+  // mebi-element tensor costs milliseconds (timing draws fresh inputs of its own, never these).
+  // Past the budget they are drawn again when needed.
   static constexpr size_t kMemoBytes = size_t(512) << 20;
   std::map<std::string, std::shared_ptr<const HostSet>> memo_;
   size_t memo_bytes_ = 0;

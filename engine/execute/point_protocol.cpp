@@ -284,6 +284,7 @@ void PointProtocol::summarize(const InterleavedProtocol::Outcome& m, PointTiming
   pt.rec.baseline = m.a;
   pt.rec.candidate = m.b;
   pt.rec.speedup = m.speedup.estimate;
+  pt.speedup = m.speedup;
   ShapeTiming t;
   t.lo = m.speedup.lo;
   t.hi = m.speedup.hi;

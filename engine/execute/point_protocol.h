@@ -47,6 +47,7 @@ struct PointTiming {
   ShapeRecord rec;
   std::optional<ShapeClocks> clocks;  // per role SM/memory clocks of the samples; unset: unreadable
   std::optional<ShapeTiming> timing;  // set once the point was timed to the end
+  SpeedupInterval speedup;            // the paired-round speedup behind rec.speedup and timing
   std::vector<Note> notes;
 };
 

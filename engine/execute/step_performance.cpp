@@ -34,11 +34,6 @@ std::optional<Note> clock_note(const std::optional<ShapeClocks>& clocks, const s
   return Note{"clock_mismatch", buf};
 }
 
-// The shape's interval, as the protocol computed it from its paired rounds.
-SpeedupInterval shape_interval(const PointTiming& pt) {
-  return shape_speedup(pt.rec.baseline->samples, pt.rec.candidate->samples);
-}
-
 }  // namespace
 
 PointJob JobRunner::point_job(const Impl& base, const Impl& cand, const model::ShapePoint& point,
@@ -89,7 +84,7 @@ StepResult JobRunner::performance(bool heldout) {
     PointTiming pt = measurement->run();
     report.recheck_failed = report.recheck_failed || pt.recheck_failed;
     if (pt.rec.speedup && pt.timing) {
-      shapes.push_back(shape_interval(pt));
+      shapes.push_back(pt.speedup);
       report.timing.push_back(*pt.timing);
       r.shapes.push_back(pt.rec);
       clocks.push_back(pt.clocks);
