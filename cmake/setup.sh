@@ -56,7 +56,7 @@ case "$what" in
     "$build/kta" eval quickstart.kta --device cpu
     ;;
   test)
-    ctest --test-dir "$build" -j "$jobs" --output-on-failure --timeout 300 -LE gpu
+    ctest --test-dir "$build" -j "$jobs" --output-on-failure --timeout 900 -LE gpu
     ;;
   *) echo "usage: cmake/setup.sh [quickstart|test|build]" >&2; exit 2 ;;
 esac

@@ -186,7 +186,7 @@ void JobRunner::apply_report(const StepRecord& rec) {
       if (const auto* p = std::get_if<PerformanceReport>(&report)) {
         outcome_.inconclusive = p->verdict == GateVerdict::inconclusive;
         if (outcome_.inconclusive) outcome_.fast_enough = false;
-        outcome_.speedup_noisy = p->unreliable > 0;
+        outcome_.speedup_noisy = p->speedup && !p->reliable;
         if (p->speedup) {
           outcome_.speedup = p->speedup->estimate;
           outcome_.speedup_lo = p->speedup->lo;
@@ -233,6 +233,8 @@ void JobRunner::drop_device(const std::string& role) {
     candidate_.reset();
     candidate_python_.reset();
     candidate_impl_.reset();
+    baseline_cross_.reset();
+    cross_tried_ = false;
   } else {
     trusted_.reset();
     trusted_python_.reset();

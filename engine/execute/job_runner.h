@@ -61,17 +61,19 @@ class JobRunner {
   StepResult correctness(bool heldout);
   StepResult performance(bool heldout);
   StepResult audit();
-  PointJob point_job(const Impl& base, const Impl& cand, const model::ShapePoint& point,
-                     const std::string& label, bool heldout, bool calibrate,
+  PointJob point_job(const Impl& base, const Impl& cand, const Impl* cross,
+                     const model::ShapePoint& point, const std::string& label, bool heldout,
                      const InterleavedProtocol& protocol);
-  void speedup_verdict(const std::vector<SpeedupInterval>& shapes, bool heldout, StepResult& r,
-                       PerformanceReport& report) const;
+  void speedup_verdict(const std::vector<SpeedupInterval>& shapes,
+                       const std::vector<double>& calibration_logs, bool cross, bool heldout,
+                       StepResult& r, PerformanceReport& report) const;
 
   // Devices and compiled implementations, made on first use and remade after a failure. Python
   // entries (torch, triton) run on the role's python runner device, HIP entries on its device.
   Device& device(const std::string& role, model::Flavor flavor = model::Flavor::hip);
   void drop_device(const std::string& role);
   const Impl* impl(const std::string& role, std::string* error);
+  const Impl* baseline_on_candidate_device();
   CompileResult compile_on(const std::string& role, const model::Entry& entry);
 
   // Engine-drawn inputs for one (point, seed), drawn once per job (memo_).
@@ -99,6 +101,10 @@ class JobRunner {
   // skipped with this reason and the task counts as skipped, never as passed or failed.
   std::string unavailable_;
   std::optional<Impl> reference_, baseline_, candidate_impl_;
+  // The baseline compiled on the candidate's device: calibration rounds compare it with the
+  // baseline on the trusted device (engine/execute/point_protocol.h).
+  std::optional<Impl> baseline_cross_;
+  bool cross_tried_ = false;
   std::optional<PreparedCandidate> prepared_;
   uint64_t launches_ = 0;
   // Inputs and reference outputs by (point, seed), kept for the whole job up to kMemoBytes: the

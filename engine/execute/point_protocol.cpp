@@ -72,6 +72,7 @@ RoleClocks ClockSeries::summary(int counted) const {
 PointProtocol::PointProtocol(PointJob job) : job_(std::move(job)), rng_(std::random_device{}()) {
   a_.impl = job_.base;
   b_.impl = job_.cand;
+  c_.impl = job_.cross;
 }
 
 PointProtocol::~PointProtocol() = default;
@@ -121,7 +122,7 @@ PointTiming PointProtocol::run() {
       keep_for_verification();
     return s;
   });
-  std::function<Sample()> sample_again = guarded([this] { return sample(a_); });
+  std::function<Sample()> sample_again = guarded([this] { return sample(calibration()); });
   InterleavedProtocol::Outcome m;
   {
     auto span = job_.profile->span("sampling");
@@ -137,7 +138,7 @@ PointTiming PointProtocol::run() {
   off_cpu(m, pt);
   if (!physics(m, pt)) return pt;
   // The buffers go before the reference runs: a failing reference replaces the trusted device.
-  for (Side* side : {&a_, &b_}) {
+  for (Side* side : {&a_, &b_, &c_}) {
     side->batch.clear();
     side->slots.clear();
   }
@@ -148,7 +149,8 @@ PointTiming PointProtocol::run() {
 bool PointProtocol::prepare(int launches_a, int launches_b, PointTiming& pt) {
   auto span = job_.profile->span("upload");
   try {
-    for (auto [side, n] : {std::pair{&a_, launches_a}, std::pair{&b_, launches_b}}) {
+    for (auto [side, n] : {std::pair{&a_, launches_a}, std::pair{&b_, launches_b},
+                           std::pair{&c_, c_.impl ? launches_a : 0}}) {
       while (static_cast<int>(side->slots.size()) < n)
         side->slots.push_back(
             std::make_unique<DeviceSet>(*side->impl->device, *job_.task, job_.spec));
@@ -174,7 +176,7 @@ void PointProtocol::begin_round() {
   }
   ++round_;
   auto span = job_.profile->span("upload");
-  for (Side* side : {&a_, &b_}) {
+  for (Side* side : {&a_, &b_, &c_}) {
     for (size_t j = 0; j < side->batch.size(); ++j) {
       side->slots[j]->upload_inputs(round_inputs_[j]);
       side->slots[j]->poison_outputs((*job_.launches)++);
@@ -279,6 +281,10 @@ void PointProtocol::off_cpu(const InterleavedProtocol::Outcome& m, PointTiming& 
                       job_.label});
 }
 
+// The shape's speedup from its paired rounds, its interval widened by the calibration's offset:
+// the baseline against itself (A / C) reads 1 only when the two sides run alike, and what it
+// reads otherwise — two worker processes that run the same code differently for a while, on a
+// busy machine by several percent — is in A / B as well (engine/measure/speedup.h).
 void PointProtocol::summarize(const InterleavedProtocol::Outcome& m, PointTiming& pt) {
   const model::Timing& timing = job_.task->timing;
   pt.rec.baseline = m.a;
@@ -286,33 +292,44 @@ void PointProtocol::summarize(const InterleavedProtocol::Outcome& m, PointTiming
   pt.rec.speedup = m.speedup.estimate;
   pt.speedup = m.speedup;
   ShapeTiming t;
-  t.lo = m.speedup.lo;
-  t.hi = m.speedup.hi;
   t.rounds = m.speedup.rounds;
   t.batch = static_cast<int>(b_.batch.size());
   if (m.a_wall.n > 0) t.baseline_wall = m.a_wall.median;
   if (m.b_wall.n > 0) t.candidate_wall = m.b_wall.median;
-  double width = m.speedup.relative_half_width();
-  if (!m.stopped_on_noise && width > std::max(timing.max_noise, kPlainWidth)) {
-    t.reliable = false;
-    t.unreliable = format(
-        "noise target not reached: interval +-%.1f%% against %.1f%% after %.0f "
-        "rounds",
-        100 * width, 100 * timing.max_noise, double(t.rounds));
-  }
+  double offset = 0;
   if (m.calibration_ratio && m.calibration_ratio->estimate > 0) {
-    const SpeedupInterval& c = *m.calibration_ratio;
-    t.calibration = c.estimate;
-    bool excludes_one = c.has_interval() && (c.lo > 1 || c.hi < 1);
-    double off = std::abs(c.estimate - 1);
-    if (excludes_one && off > std::max(timing.max_noise, width) && t.reliable) {
-      t.reliable = false;
-      t.unreliable = format("calibration: the baseline read %.3fx [%.3f, %.3f] against itself",
-                            c.estimate, c.lo, c.hi);
-    }
+    t.calibration = m.calibration_ratio->estimate;
+    pt.calibration_log = std::log(*t.calibration);
+    offset = std::abs(*pt.calibration_log);
+  }
+  t.lo = m.speedup.lo * std::exp(-offset);
+  t.hi = m.speedup.hi * std::exp(offset);
+  SpeedupInterval widened = m.speedup;
+  widened.lo = t.lo;
+  widened.hi = t.hi;
+  double width = widened.relative_half_width();
+  double target = reliable_width(timing);
+  if (!(width <= target)) {
+    t.reliable = false;
+    double statistical = m.speedup.relative_half_width();
+    if (!m.speedup.has_interval())
+      t.unreliable = "one round: no interval";
+    else if (t.calibration && std::expm1(offset) > statistical)
+      t.unreliable =
+          format("calibration: the baseline read %.3fx against itself ", *t.calibration, 0) +
+          (job_.cross ? "on the candidate's device" : "on its own device") +
+          format(" (interval +-%.1f%% against %.1f%%)", 100 * width, 100 * target);
+    else
+      t.unreliable =
+          format("noise target not reached: interval +-%.1f%% against %.1f%% after %.0f rounds",
+                 100 * width, 100 * target, double(t.rounds));
   }
   if (!t.reliable && job_.heldout) t.unreliable = mask_numbers(t.unreliable);
   pt.timing = t;
+}
+
+double reliable_width(const model::Timing& timing) {
+  return std::max(timing.max_noise, kPlainWidth);
 }
 
 double ColdProtocol::bandwidth_ceiling(size_t) const {

@@ -6,8 +6,10 @@
 //   size batch   cold: one launch; batch: as many as make a sample last about a millisecond,
 //                within what fresh inputs for every launch cost
 //   each round   draw fresh inputs for every slot (never seen before by either side), upload
-//                them to both sides, poison every output; then sample A, B (and A' on a
-//                calibrated point), each timed by the device alone; a uniformly random launch
+//                them to both sides, poison every output; then sample A, B and C (the
+//                baseline against itself: on the candidate's device where the baseline runs
+//                there, else on its own again), each timed by the device alone; a uniformly
+//                random launch
 //                of a uniformly random round is kept for verification (reservoir sampling, the
 //                engine's own randomness: the candidate cannot tell which)
 //   stop         InterleavedProtocol's rule: noise, sample cap or budget
@@ -15,7 +17,8 @@
 //                against what was uploaded
 //   physics      per launch: bytes per second against the device's measured ceiling (cache
 //                resident or DRAM), flops per second against its compute bound
-//   summarize    the paired-round speedup and interval, reliability, calibration
+//   summarize    the paired-round speedup and its interval, widened by the calibration's
+//                offset (A / C), and whether it is reliable
 //
 // So memoizing by pointer, by content or by call count never sees the same inputs twice, a
 // launch that skips work when its output looks computed (or computes only when it looks
@@ -47,7 +50,9 @@ struct PointTiming {
   ShapeRecord rec;
   std::optional<ShapeClocks> clocks;  // per role SM/memory clocks of the samples; unset: unreadable
   std::optional<ShapeTiming> timing;  // set once the point was timed to the end
-  SpeedupInterval speedup;            // the paired-round speedup behind rec.speedup and timing
+  SpeedupInterval speedup;            // the paired-round speedup behind rec.speedup (statistical)
+  // log(A / C) of a calibrated point: the baseline against itself (timing's `calibration`).
+  std::optional<double> calibration_log;
   std::vector<Note> notes;
 };
 
@@ -71,7 +76,11 @@ struct PointJob {
   PointSpec spec;
   std::string label;  // how the point is named in messages (an index when held-out)
   bool heldout = false;
-  bool calibrate = false;  // rounds A B A': the baseline against itself as well
+  // Rounds A B C on a calibrated point: the baseline against itself as well. C is the baseline
+  // on the candidate's device (`cross`, where the baseline runs there: same flavor), else on
+  // its own device again (A').
+  bool calibrate = false;
+  const Impl* cross = nullptr;
   const InterleavedProtocol* protocol = nullptr;
   StepProfile* profile = nullptr;
   uint64_t* launches = nullptr;  // the job's launch counter (poison patterns alternate by it)
@@ -105,6 +114,8 @@ class PointProtocol {
   const PointJob& job() const { return job_; }
   Side& baseline() { return a_; }
   Side& candidate() { return b_; }
+  // The calibration series' side: the baseline on the candidate's device, or A itself.
+  Side& calibration() { return job_.cross ? c_ : a_; }
 
  private:
   bool prepare(int launches_a, int launches_b, PointTiming& pt);
@@ -119,7 +130,7 @@ class PointProtocol {
   std::string masked(const std::string& text) const;
 
   PointJob job_;
-  Side a_, b_;
+  Side a_, b_, c_;
   std::vector<HostSet> round_inputs_;  // this round's fresh inputs, one per slot
   uint64_t round_ = 0;                 // rounds begun (warm-up included)
   uint64_t kept_rounds_ = 0;           // rounds eligible for verification
@@ -152,5 +163,10 @@ class BatchProtocol final : public PointProtocol {
 };
 
 std::unique_ptr<PointProtocol> make_point_protocol(PointJob job);
+
+// How wide a speedup's interval may be (relative half-width) and still count as reliable: the
+// timing's max_noise, or +-5% where that is finer (0.5% is a GPU's figure; a busy cpu device
+// rarely gets there, and a speedup known to within 5% prints plainly).
+double reliable_width(const model::Timing& timing);
 
 }  // namespace kta::engine

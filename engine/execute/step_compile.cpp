@@ -135,4 +135,26 @@ const Impl* JobRunner::impl(const std::string& role, std::string* error) {
   return &*slot;
 }
 
+// The same code in both workers tells the workers' own difference (two processes, two loads of
+// the code, two sets of buffers) apart from the code's: the baseline compiled on the candidate's
+// device. Null when the baseline runs on another kind of device than the candidate (torch2hip:
+// torch on the python runner, the candidate in HIP) or does not build there; calibration rounds
+// then repeat the baseline on its own device.
+const Impl* JobRunner::baseline_on_candidate_device() {
+  if (baseline_cross_ || cross_tried_) return baseline_cross_ ? &*baseline_cross_ : nullptr;
+  cross_tried_ = true;
+  std::string error;
+  const Impl* cand = impl("candidate", &error);
+  if (cand == nullptr || cand->entry.flavor != job_.task.baseline.flavor) return nullptr;
+  CompileResult res = compile_on("candidate", job_.task.baseline);
+  if (!res.ok) return nullptr;
+  Impl i;
+  i.role = "baseline";
+  i.device = &device(kCandidate, job_.task.baseline.flavor);
+  i.module = res.module;
+  i.entry = job_.task.baseline;
+  baseline_cross_ = i;
+  return &*baseline_cross_;
+}
+
 }  // namespace kta::engine

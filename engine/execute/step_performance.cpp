@@ -36,9 +36,9 @@ std::optional<Note> clock_note(const std::optional<ShapeClocks>& clocks, const s
 
 }  // namespace
 
-PointJob JobRunner::point_job(const Impl& base, const Impl& cand, const model::ShapePoint& point,
-                              const std::string& label, bool heldout, bool calibrate,
-                              const InterleavedProtocol& protocol) {
+PointJob JobRunner::point_job(const Impl& base, const Impl& cand, const Impl* cross,
+                              const model::ShapePoint& point, const std::string& label,
+                              bool heldout, const InterleavedProtocol& protocol) {
   PointJob pj;
   pj.task = &job_.task;
   pj.base = &base;
@@ -46,7 +46,8 @@ PointJob JobRunner::point_job(const Impl& base, const Impl& cand, const model::S
   pj.spec = make_point_spec(job_.task, point);
   pj.label = label;
   pj.heldout = heldout;
-  pj.calibrate = calibrate;
+  pj.calibrate = true;
+  pj.cross = cross;
   pj.protocol = &protocol;
   pj.profile = &profile_;
   pj.launches = &launches_;
@@ -74,17 +75,25 @@ StepResult JobRunner::performance(bool heldout) {
   PerformanceReport report;
   report.clock = device_timer_name(info.timer);
   std::vector<SpeedupInterval> shapes;
+  std::vector<double> calibration_logs;
   std::vector<std::optional<ShapeClocks>> clocks;
+  // Every timed point measures the baseline against itself too (rounds A B C): how far apart
+  // the two sides run is measured where it matters, not assumed from another point.
+  const Impl* cross = baseline_on_candidate_device();
   for (size_t i = 0; i < points.size(); ++i) {
     std::string label = point_label(points, i, heldout);
-    // The first visible point also measures the baseline against itself (A B A').
-    bool calibrate = !heldout && i == 0;
-    auto measurement = make_point_protocol(
-        point_job(*base, *cand, points[i], label, heldout, calibrate, protocol));
-    PointTiming pt = measurement->run();
+    PointTiming pt;
+    {
+      // The measurement's buffers live on the job's devices: they go before a failure below
+      // drops those devices.
+      auto measurement =
+          make_point_protocol(point_job(*base, *cand, cross, points[i], label, heldout, protocol));
+      pt = measurement->run();
+    }
     report.recheck_failed = report.recheck_failed || pt.recheck_failed;
     if (pt.rec.speedup && pt.timing) {
       shapes.push_back(pt.speedup);
+      if (pt.calibration_log) calibration_logs.push_back(*pt.calibration_log);
       report.timing.push_back(*pt.timing);
       r.shapes.push_back(pt.rec);
       clocks.push_back(pt.clocks);
@@ -114,20 +123,35 @@ StepResult JobRunner::performance(bool heldout) {
       report.percent_of_peak.push_back(
           rec.throughput ? 100.0 * *rec.throughput / info.peak_bandwidth : 0.0);
   }
-  if (!shapes.empty() && r.outcome == StepOutcome::ok) speedup_verdict(shapes, heldout, r, report);
+  if (!shapes.empty() && r.outcome == StepOutcome::ok)
+    speedup_verdict(shapes, calibration_logs, cross, heldout, r, report);
   r.payload.report = std::move(report);
   return r;
 }
 
-// The task's speedup (geometric mean over shapes, the interval combining theirs) and the gate:
-// an interval wholly below min_speedup fails, any other passes; when the speedup rests on an
-// unreliable shape, only an interval (widened by the calibration's offset) wholly on one side
-// decides, and one that straddles the target is inconclusive, neither pass nor fail.
-void JobRunner::speedup_verdict(const std::vector<SpeedupInterval>& shapes, bool heldout,
-                                StepResult& r, PerformanceReport& report) const {
+// The task's speedup (geometric mean over shapes, the interval combining theirs, widened by the
+// mean calibration offset) and the gate: an interval wholly below min_speedup fails; a reliable
+// one (known to within reliable_width) passes otherwise; an unreliable one passes only wholly
+// above the target, and straddling it is inconclusive, neither pass nor fail.
+void JobRunner::speedup_verdict(const std::vector<SpeedupInterval>& shapes,
+                                const std::vector<double>& calibration_logs, bool cross,
+                                bool heldout, StepResult& r, PerformanceReport& report) const {
   const auto& task = job_.task;
   SpeedupInterval s = combined_speedup(shapes);
-  report.speedup = SpeedupEstimate{s.estimate, s.lo, s.hi};
+  // The offset is the two sides' own difference, common to the task's estimate: it adds to the
+  // statistical half-width (its sign is not trusted to correct the estimate: the candidate's
+  // device runs C beside the candidate's code).
+  double offset = 0;
+  if (!calibration_logs.empty()) {
+    for (double l : calibration_logs) offset += l;
+    offset /= static_cast<double>(calibration_logs.size());
+    report.calibration =
+        TaskCalibration{std::exp(offset), static_cast<int>(calibration_logs.size()), cross};
+  }
+  SpeedupInterval widened = s;
+  widened.lo = s.lo * std::exp(-std::abs(offset));
+  widened.hi = s.hi * std::exp(std::abs(offset));
+  report.speedup = SpeedupEstimate{s.estimate, widened.lo, widened.hi};
   report.shapes = static_cast<int>(shapes.size());
   auto [lo, hi] =
       std::minmax_element(shapes.begin(), shapes.end(),
@@ -140,34 +164,32 @@ void JobRunner::speedup_verdict(const std::vector<SpeedupInterval>& shapes, bool
     ++report.unreliable;
     if (first_unreliable.empty()) first_unreliable = t.unreliable;
   }
+  double width = widened.relative_half_width();
+  report.reliable = widened.has_interval() && width <= reliable_width(task.timing);
   if (!task.gates.min_speedup || heldout) return;
   double need = *task.gates.min_speedup;
   report.min_speedup = need;
-  // An unreliable shape widens the interval by its calibration's offset: the verdict stands when
-  // even that stays on one side of the target, and is inconclusive when it straddles it.
-  double bias = 0;
-  for (const auto& t : report.timing)
-    if (t.calibration) bias = std::max(bias, std::abs(*t.calibration - 1));
-  bool reliable = report.unreliable == 0 && s.has_interval();
-  double hi_bound = reliable ? s.hi : s.hi * (1 + bias);
-  double lo_bound = reliable ? s.lo : s.lo / (1 + bias);
-  char buf[320];
-  if (s.has_interval() && hi_bound < need) {
+  char buf[400];
+  if (widened.has_interval() && widened.hi < need) {
     report.verdict = GateVerdict::fail;
     r.outcome = StepOutcome::fail;
     std::snprintf(buf, sizeof buf, "slower than required: speedup %.3fx [%.3f, %.3f] < %.2fx",
-                  s.estimate, s.lo, s.hi, need);
+                  s.estimate, widened.lo, widened.hi, need);
     r.reason = buf;
     return;
   }
-  if (!reliable && !(s.has_interval() && lo_bound >= need)) {
+  if (!report.reliable && !(widened.has_interval() && widened.lo >= need)) {
     report.verdict = GateVerdict::inconclusive;
+    std::string why =
+        !widened.has_interval() ? std::string("one round: no interval")
+        : !first_unreliable.empty()
+            ? first_unreliable
+            : "interval +-" + std::to_string(int(std::lround(100 * width))) + "% over its shapes";
     std::snprintf(buf, sizeof buf,
-                  "inconclusive: speedup %.3fx [%.3f, %.3f] against %.2fx rests on %d unreliable "
-                  "shape%s (%s)",
-                  s.estimate, s.lo, s.hi, need, report.unreliable,
-                  report.unreliable == 1 ? "" : "s",
-                  first_unreliable.empty() ? "one round: no interval" : first_unreliable.c_str());
+                  "inconclusive: speedup %.3fx [%.3f, %.3f] against %.2fx is not known to within "
+                  "%.1f%% (%s)",
+                  s.estimate, widened.lo, widened.hi, need, 100 * reliable_width(task.timing),
+                  why.c_str());
     r.reason = buf;
     return;
   }

@@ -20,6 +20,16 @@ bool collect_output(ChildProcess& child, const Deadline& deadline, size_t cap, C
   }
 }
 
+// Waits for the helper's status until `deadline` passes (nullopt then); the deadline may stretch
+// while it waits.
+std::optional<int> wait_until(ChildProcess& child, const Deadline& deadline) {
+  while (!deadline.passed()) {
+    auto until = std::min(deadline.at(), Clock::now() + std::chrono::milliseconds(200));
+    if (auto status = child.wait(until)) return status;
+  }
+  return std::nullopt;
+}
+
 // What a grandchild left in the pipe after the group was killed.
 void drain_output(ChildProcess& child, size_t cap, CommandResult* r) {
   for (int i = 0; i < 100; ++i) {
@@ -48,7 +58,7 @@ CommandResult run_command(const std::vector<std::string>& argv, const CommandOpt
   Deadline deadline = Deadline::after(options.timeout_s);
   // The output closes as the helper exits (or just before): wait for its status too.
   bool ended = collect_output(child, deadline, options.output_cap, &r) &&
-               child.wait(deadline.at).has_value();
+               wait_until(child, deadline).has_value();
   r.timed_out = !ended;
   int status = child.kill();  // the group: the whole of it on a timeout, leftovers otherwise
   drain_output(child, options.output_cap, &r);

@@ -215,6 +215,12 @@ void to_json(Json& j, const PerformanceReport& r) {
   put_if(j, "shape_min", r.shape_min);
   put_if(j, "shape_max", r.shape_max);
   j["unreliable"] = r.unreliable;
+  j["reliable"] = r.reliable;
+  if (r.calibration)
+    j["calibration"] = {
+        {"offset", number(r.calibration->offset)},
+        {"shapes", r.calibration->shapes},
+        {"on", r.calibration->on_candidate_device ? "candidate device" : "own device"}};
   if (!r.timing.empty()) {
     Json timing = Json::array();
     for (const auto& t : r.timing) timing.push_back(shape_timing_json(t));
@@ -252,6 +258,10 @@ void from_json(const Json& j, PerformanceReport& r) {
   r.shape_min = get_optional<double>(j, "shape_min");
   r.shape_max = get_optional<double>(j, "shape_max");
   r.unreliable = get<int>(j, "unreliable");
+  r.reliable = get<bool>(j, "reliable", true);
+  if (auto it = j.find("calibration"); it != j.end() && it->is_object())
+    r.calibration = TaskCalibration{get<double>(*it, "offset", 1.0), get<int>(*it, "shapes"),
+                                    get<std::string>(*it, "on") == "candidate device"};
   if (auto it = j.find("timing"); it != j.end() && it->is_array())
     for (const auto& t : *it) r.timing.push_back(shape_timing_of(t));
   r.recheck_failed = get<bool>(j, "recheck_failed");

@@ -120,10 +120,22 @@ struct ShapeTiming {
   // read off by more than that; `unreliable` says which.
   bool reliable = true;
   std::string unreliable;
-  std::optional<double> calibration;  // the baseline against itself (A / A'), calibrated shapes
+  // The baseline against itself (A / C), calibrated shapes; lo and hi above include its offset.
+  std::optional<double> calibration;
   // Wall-clock medians per launch when the device's timer is another clock (CPU time).
   std::optional<double> baseline_wall, candidate_wall;
   bool operator==(const ShapeTiming&) const = default;
+};
+
+// The run's own calibration of a task's speedup: the baseline measured against itself on every
+// calibrated shape (rounds A B C), its mean offset widening the task's interval.
+struct TaskCalibration {
+  double offset = 1;  // geometric mean of A / C over the calibrated shapes (1: the sides agree)
+  int shapes = 0;     // calibrated shapes
+  // Where C ran: the baseline on the candidate's device (hip2hip, triton2triton), which sees
+  // the two workers' difference, or on its own device again (torch2hip), which does not.
+  bool on_candidate_device = false;
+  bool operator==(const TaskCalibration&) const = default;
 };
 
 // The performance gate's decision: the task's interval against min_speedup.
@@ -138,7 +150,12 @@ struct PerformanceReport {
   std::string clock;  // the candidate device's timer ("process-cpu", "gpu-events", "steady")
   // The spread across shapes (not measurement error): the smallest and largest per-shape speedup.
   std::optional<double> shape_min, shape_max;
-  int unreliable = 0;               // shapes whose speedup is not reliable
+  int unreliable = 0;  // shapes whose speedup is not reliable
+  // False when the task's interval (calibration offset included) is wider than the timing's
+  // max_noise and +-5%: the speedup prints "~1.37x noisy" and decides the gate only from one
+  // side of the target.
+  bool reliable = true;
+  std::optional<TaskCalibration> calibration;
   std::vector<ShapeTiming> timing;  // per timed shape, in order
   bool recheck_failed =
       false;  // outputs of a timed launch were wrong: the candidate is not correct

@@ -299,11 +299,17 @@ TEST_F(E2E, SigkillMidRunThenResumeLosesAndRepeatsNothing) {
   }
   // Kill it once the correctness step is recorded (mid-run: performance is the long step, with
   // full timing, so the kill cannot miss it however fast the rest is).
-  bool seen = false;
-  for (int i = 0; i < 600 && !seen; ++i) {
+  // The wait is bounded only against a hang (however busy the machine): a run that ends before
+  // the kill fails the test by name instead.
+  bool seen = false, ended = false;
+  auto give_up = std::chrono::steady_clock::now() +
+                 std::chrono::duration<double>(kta::test::scaled_seconds(600));
+  while (!seen && !ended && std::chrono::steady_clock::now() < give_up) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     seen = slurp(dir / "first.err").find("correctness: ok") != std::string::npos;
+    ended = !seen && waitpid(pid, nullptr, WNOHANG) == pid;
   }
+  ASSERT_FALSE(ended) << "the run ended before it could be killed: " << slurp(dir / "first.err");
   ASSERT_TRUE(seen) << slurp(dir / "first.err");
   kill(pid, SIGKILL);
   int st = 0;

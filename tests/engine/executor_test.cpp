@@ -43,6 +43,13 @@ class ExecutorTest : public EngineFixture {
     k["crash"] = {
         [](const FakeLaunch&) { return std::string("worker killed by signal 11 (SIGSEGV)"); },
         1e-3};
+    // Correct for the correctness launches, then the worker dies under timing.
+    k["crash_when_timed"] = {[](const FakeLaunch& l) {
+                               if (l.call_index >= 4)
+                                 return std::string("worker killed by signal 11 (SIGSEGV)");
+                               return add_kernel(l);
+                             },
+                             1e-3};
     k["hang"] = {[](const FakeLaunch&) { return std::string("timeout after 10 s"); }, 1e-3};
     // Right only at the visible sizes: the tail beyond a multiple of 64 is never written.
     k["hardcoded"] = {[](const FakeLaunch& l) {
@@ -272,6 +279,89 @@ TEST_F(ExecutorTest, AnUnreliableMeasurementIsInconclusive) {
   EXPECT_TRUE(clear[0].fast_enough) << clear[0].failure_reason;
   EXPECT_FALSE(clear[0].inconclusive);
   EXPECT_TRUE(clear[0].speedup_noisy);
+}
+
+// A worker that dies under timing fails the step by name; its buffers go before its device (they
+// used to outlive it, and freeing them was a use after free that crashed kta now and then).
+TEST_F(ExecutorTest, AWorkerThatDiesUnderTimingFailsThePerformanceStepByName) {
+  auto out = run(replay_plan({{"t", "crash_when_timed"}}));
+  EXPECT_TRUE(out[0].compiled);
+  EXPECT_FALSE(out[0].fast_enough);
+  const auto* perf = step_of("t", "performance");
+  ASSERT_NE(perf, nullptr);
+  EXPECT_EQ(perf->outcome, StepOutcome::fail);
+  EXPECT_NE(perf->reason.find("timed launch failed"), std::string::npos) << perf->reason;
+  EXPECT_NE(perf->reason.find("SIGSEGV"), std::string::npos) << perf->reason;
+}
+
+// Factories whose candidate-side devices time everything `factor` times slower than the trusted
+// ones: two workers that run the same code differently.
+engine::DeviceFactory skewed_workers(std::shared_ptr<FakeRegistry> reg, double factor) {
+  return [reg, factor](const std::string& role) {
+    auto d = std::make_unique<FakeDevice>(reg);
+    if (role.rfind("candidate", 0) == 0) d->time_factor = factor;
+    return d;
+  };
+}
+
+// The baseline against itself, with the candidate's worker 10% slower: the paired rounds alone
+// read 0.91x with a tight interval (a false "slower than required"). The calibration runs the
+// baseline on the candidate's device too (rounds A B C), reads the same 0.91x there, and widens
+// the interval by it: it contains 1, is wider than +-5%, and the gate is inconclusive.
+TEST_F(ExecutorTest, TheCalibrationSeesAWorkerThatRunsSlower) {
+  factory = skewed_workers(registry, 1.1);
+  auto source = replay_plan({{"t", "add"}});
+  source.tasks[0].gates.min_speedup = 1.0;
+  auto out = run(source);
+  EXPECT_TRUE(out[0].correct);
+  EXPECT_NEAR(out[0].speedup, 1 / 1.1, 0.01);
+  EXPECT_LE(out[0].speedup_lo, 1.0);
+  EXPECT_GE(out[0].speedup_hi, 1.0);
+  EXPECT_TRUE(out[0].inconclusive) << out[0].failure_reason;
+  EXPECT_TRUE(out[0].speedup_noisy);
+  const auto* perf = step_of("t", "performance");
+  ASSERT_NE(perf, nullptr);
+  EXPECT_NE(perf->reason.find("against itself on the candidate's device"), std::string::npos)
+      << perf->reason;
+  const auto& p = std::get<engine::PerformanceReport>(perf->payload.report);
+  ASSERT_TRUE(p.calibration);
+  EXPECT_TRUE(p.calibration->on_candidate_device);
+  EXPECT_EQ(p.calibration->shapes, p.shapes);
+  EXPECT_NEAR(p.calibration->offset, 1 / 1.1, 0.01);
+  ASSERT_FALSE(p.timing.empty());
+  ASSERT_TRUE(p.timing[0].calibration);
+  EXPECT_NEAR(*p.timing[0].calibration, 1 / 1.1, 0.01);
+  EXPECT_LE(p.timing[0].lo, 1.0);
+  EXPECT_FALSE(p.reliable);
+  // The held-out points are calibrated the same way.
+  const auto* held = step_of("t", "heldout-performance");
+  ASSERT_NE(held, nullptr);
+  const auto& h = std::get<engine::PerformanceReport>(held->payload.report);
+  ASSERT_TRUE(h.calibration);
+  ASSERT_TRUE(h.speedup);
+  EXPECT_LE(h.speedup->lo, 1.0);
+  EXPECT_GE(h.speedup->hi, 1.0);
+}
+
+// A worker offset within +-5% widens the interval and keeps it reliable: the baseline against
+// itself passes min_speedup 1.0 with 1.0 inside its interval.
+TEST_F(ExecutorTest, ASmallWorkerOffsetWidensTheIntervalAndPasses) {
+  factory = skewed_workers(registry, 1.03);
+  auto source = replay_plan({{"t", "add"}});
+  source.tasks[0].gates.min_speedup = 1.0;
+  auto out = run(source);
+  EXPECT_TRUE(out[0].fast_enough) << out[0].failure_reason;
+  EXPECT_FALSE(out[0].inconclusive);
+  EXPECT_FALSE(out[0].speedup_noisy);
+  EXPECT_LE(out[0].speedup_lo, 1.0);
+  EXPECT_GE(out[0].speedup_hi, 1.0);
+  // Without the calibration's widening the interval would exclude 1: the paired rounds are tight.
+  const auto* perf = step_of("t", "performance");
+  ASSERT_NE(perf, nullptr);
+  const auto& p = std::get<engine::PerformanceReport>(perf->payload.report);
+  ASSERT_TRUE(p.calibration);
+  EXPECT_NEAR(p.calibration->offset, 1 / 1.03, 0.005);
+  EXPECT_TRUE(p.reliable);
 }
 
 TEST_F(ExecutorTest, HeldOutGateOffLetsAHeldOutFailurePassTheTask) {

@@ -50,6 +50,17 @@ PerformanceReport performance_report() {
   r.notes = {{"clock_mismatch", "median SM clock 1980 MHz (baseline) vs 1755 MHz (candidate)"}};
   r.peak_bandwidth = 4.24e12;
   r.percent_of_peak = {81.5, 12.25};
+  r.reliable = false;
+  r.unreliable = 1;
+  r.calibration = TaskCalibration{0.96875, 2, true};
+  ShapeTiming t;
+  t.lo = 1.25;
+  t.hi = 1.75;
+  t.rounds = 12;
+  t.calibration = 0.96875;
+  t.reliable = false;
+  t.unreliable = "calibration: the baseline read 0.969x against itself on the candidate's device";
+  r.timing = {t, ShapeTiming{}};
   return r;
 }
 
@@ -139,6 +150,10 @@ TEST(RoundTrip, CorrectnessReport) {
 
 TEST(RoundTrip, PerformanceReport) {
   EXPECT_EQ(round_trip(performance_report()), performance_report());
+  // Calibrated on the trusted device (torch2hip) reads back as such.
+  PerformanceReport own = performance_report();
+  own.calibration->on_candidate_device = false;
+  EXPECT_EQ(round_trip(own), own);
 }
 
 TEST(RoundTrip, AuditReport) {

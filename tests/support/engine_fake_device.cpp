@@ -121,7 +121,7 @@ TimedResult FakeDevice::timed(std::span<const Invocation> batch, bool) {
   if (const KernelLaunch* kl = batch.front().kernel(); k.seconds_at && kl && kl->args.size() > 3)
     seconds = k.seconds_at(kl->args[3].scalar.i);
   // A tiny deterministic wobble so noise statistics are not degenerate.
-  t.seconds = seconds * (1.0 + 0.001 * static_cast<double>(calls_[module] % 3));
+  t.seconds = time_factor * seconds * (1.0 + 0.001 * static_cast<double>(calls_[module] % 3));
   if (k.jitter > 0) t.seconds *= (samples_[module]++ % 2) ? 1 + k.jitter : 1 - k.jitter;
   // Clocks wobble too (every third sample 10 MHz lower), so min, median and max differ.
   if (k.sm_clock_mhz > 0) t.sm_clock_mhz = k.sm_clock_mhz - (calls_[module] % 3 == 2 ? 10 : 0);

@@ -63,6 +63,9 @@ class FakeDevice : public engine::Device {
   // Runs every launch of the batch; reports the kernel's scripted seconds per launch.
   engine::TimedResult timed(std::span<const engine::Invocation> batch, bool flush) override;
   void synchronize() override {}
+  // Every timed sample of this device reads this many times the kernel's scripted time: a worker
+  // that runs the same code slower than another.
+  double time_factor = 1;
 
  private:
   std::vector<std::byte>& mem(engine::Buffer b);
