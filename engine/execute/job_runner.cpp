@@ -218,9 +218,7 @@ void JobRunner::apply_report(const StepRecord& rec) {
 Device& JobRunner::device(DeviceRole role, model::Flavor flavor) {
   const DeviceKey key{role,
                       flavor == model::Flavor::hip ? DeviceFlavor::native : DeviceFlavor::python};
-  bool python = key.flavor == DeviceFlavor::python;
-  auto& slot = role == DeviceRole::candidate ? (python ? candidate_python_ : candidate_)
-                                             : (python ? trusted_python_ : trusted_);
+  std::unique_ptr<Device>& slot = devices_[key];
   if (!slot) {
     auto span = profile_.span("devices");
     slot = options_.make_device(key);
@@ -230,16 +228,10 @@ Device& JobRunner::device(DeviceRole role, model::Flavor flavor) {
 }
 
 void JobRunner::drop_device(DeviceRole role) {
-  if (role == DeviceRole::candidate) {
-    candidate_.reset();
-    candidate_python_.reset();
-    candidate_impl_.reset();
-  } else {
-    trusted_.reset();
-    trusted_python_.reset();
-    reference_.reset();
-    baseline_.reset();
-  }
+  for (DeviceFlavor flavor : {DeviceFlavor::native, DeviceFlavor::python})
+    devices_.erase({role, flavor});
+  for (ImplRole r : {ImplRole::reference, ImplRole::baseline, ImplRole::candidate})
+    if (device_role(r) == role) impl_slot(r).reset();
 }
 
 std::string JobRunner::point_label(const std::vector<model::ShapePoint>& points, size_t i,

@@ -114,7 +114,7 @@ class JobRunner {
   ReferenceCache cache_;
   std::filesystem::path workspace_;
 
-  std::unique_ptr<Device> trusted_, candidate_, trusted_python_, candidate_python_;
+  std::map<DeviceKey, std::unique_ptr<Device>> devices_;
   // Set when this device cannot run the task at all (triton without a GPU): every later step is
   // skipped with this reason and the task counts as skipped, never as passed or failed.
   std::string unavailable_;
