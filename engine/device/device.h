@@ -13,6 +13,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -158,6 +159,17 @@ struct DeviceSpec {
 inline std::string device_spec_name(const DeviceSpec& spec) {
   if (spec.kind == DeviceKind::hip) return "hip:" + std::to_string(spec.ordinal);
   return device_kind_name(spec.kind);
+}
+
+// "cpu", "hip" or "hip:N" as a DeviceSpec; nullopt for anything else ("auto" takes a look at the
+// machine: resolve_device).
+inline std::optional<DeviceSpec> parse_device_spec(std::string_view text) {
+  if (text == "cpu") return DeviceSpec{DeviceKind::cpu};
+  if (text == "hip") return DeviceSpec{DeviceKind::hip, 0};
+  if (text.starts_with("hip:") && text.size() > 4 && text.size() < 8 &&
+      text.find_first_not_of("0123456789", 4) == std::string_view::npos)
+    return DeviceSpec{DeviceKind::hip, std::stoi(std::string(text.substr(4)))};
+  return std::nullopt;
 }
 
 // The clock behind TimedResult::seconds.

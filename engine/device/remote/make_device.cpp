@@ -29,11 +29,7 @@ int gpus_here(std::string* why, const std::filesystem::path& hip_plugin) {
 
 DeviceSpec resolve_device(const std::string& spec, std::string* why,
                           const std::filesystem::path& hip_plugin) {
-  if (spec == "cpu") return {DeviceKind::cpu};
-  if (spec == "hip") return {DeviceKind::hip, 0};
-  if (spec.rfind("hip:", 0) == 0 && spec.size() > 4 && spec.size() < 8 &&
-      spec.find_first_not_of("0123456789", 4) == std::string::npos)
-    return {DeviceKind::hip, std::stoi(spec.substr(4))};
+  if (std::optional<DeviceSpec> concrete = parse_device_spec(spec)) return *concrete;
   if (spec == "auto") {
     std::string reason;
     int n = gpus_here(&reason, hip_plugin);
