@@ -17,7 +17,7 @@ packages=(
   libsqlite3-dev libboost-context-dev libssl-dev
   clang-16 libclang-16-dev libclang-cpp16-dev llvm-16-dev libclang-rt-16-dev clang-tidy-16
   libamdhip64-dev hipcc
-  python3-torch python3-numpy bubblewrap clang-format-16
+  python3-torch python3-numpy bubblewrap clang-format-16 universal-ctags
 )
 
 install_missing() {

@@ -49,33 +49,41 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// What to run: the command line's settings.
+struct BenchArgs {
   int files = 200, jobs = 2, repeat = 3;
   fs::path work = fs::temp_directory_path() / "kta_audit_bench";
+};
+
+// False (with the usage printed) on a bad command line.
+bool parse_args(int argc, char** argv, BenchArgs* a) {
   for (int i = 1; i + 1 < argc; i += 2) {
-    std::string a = argv[i];
-    if (a == "--files")
-      files = std::atoi(argv[i + 1]);
-    else if (a == "--jobs")
-      jobs = std::atoi(argv[i + 1]);
-    else if (a == "--repeat")
-      repeat = std::atoi(argv[i + 1]);
-    else if (a == "--workdir")
-      work = argv[i + 1];
+    std::string arg = argv[i];
+    if (arg == "--files")
+      a->files = std::atoi(argv[i + 1]);
+    else if (arg == "--jobs")
+      a->jobs = std::atoi(argv[i + 1]);
+    else if (arg == "--repeat")
+      a->repeat = std::atoi(argv[i + 1]);
+    else if (arg == "--workdir")
+      a->work = argv[i + 1];
     else {
       std::fprintf(stderr, "usage: %s [--files N] [--jobs N] [--repeat N] [--workdir DIR]\n",
                    argv[0]);
-      return 2;
+      return false;
     }
   }
-  if (files < 1 || jobs < 1 || repeat < 1) {
+  if (a->files < 1 || a->jobs < 1 || a->repeat < 1) {
     std::fprintf(stderr, "--files, --jobs and --repeat must be positive\n");
-    return 2;
+    return false;
   }
+  return true;
+}
 
-  // 200 distinct files: the corpus kernels, each copy renamed so no two files are identical.
+// `files` distinct files under work/kernels: the corpus kernels, each copy renamed so no two
+// files are identical; and the shim kta parses with, as real files under work/shim for
+// clang-tidy. Returns the kernels' paths.
+std::vector<std::string> write_inputs(const fs::path& work, int files) {
   fs::path corpus = KTA_AUDIT_CORPUS_DIR;
   std::vector<fs::path> sources;
   for (const auto& e : fs::directory_iterator(corpus))
@@ -91,7 +99,6 @@ int main(int argc, char** argv) {
     std::ofstream(dst) << "// copy " << i << "\n" << read(src);
     paths.push_back(dst.string());
   }
-  // The same shim kta parses with, as real files for clang-tidy.
   for (const auto& [path, text] : kta::analyzers::shim_files()) {
     fs::path rel =
         fs::path(std::string(path)).lexically_relative(std::string(kta::analyzers::kShimDir));
@@ -102,27 +109,12 @@ int main(int argc, char** argv) {
       body.replace(at, from.size(), (work / "shim").string());
     std::ofstream(work / "shim" / rel) << body;
   }
+  return paths;
+}
 
-  kta::analyzers::AuditOptions options;
-  options.shapes = {{"N", {4096, 1048576}}, {"M", {128, 512}}, {"K", {64}}};
-  options.all = true;
-  options.jobs = static_cast<unsigned>(jobs);
-  std::vector<fs::path> inputs(paths.begin(), paths.end());
-  size_t findings = 0, failures = 0;
-  auto run_kta = [&] {
-    auto start = std::chrono::steady_clock::now();
-    auto audits = kta::analyzers::audit_files(inputs, options);
-    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    findings = failures = 0;
-    for (const auto& a : audits) {
-      findings += a.findings.size();
-      failures += a.parse_errors.size() + !a.failure.empty();
-    }
-    return s;
-  };
-
-  // clang-tidy: `jobs` processes at once, each over its share of the files (what run-clang-tidy
-  // does).
+// clang-tidy: `jobs` processes at once, each over its share of the files (what run-clang-tidy
+// does).
+std::string tidy_command(const fs::path& work, const std::vector<std::string>& paths, int jobs) {
   std::string tidy_args = " --quiet --checks=-*,misc-unused-parameters";
   std::string parse_args = " -- -x hip --cuda-host-only -nogpuinc -nogpulib -std=c++17 -isystem " +
                            quote((work / "shim").string()) + " -include kta_hip_shim.h -I " +
@@ -135,20 +127,48 @@ int main(int argc, char** argv) {
     tidy_cmd += std::string(KTA_CLANG_TIDY) + tidy_args + share + parse_args + " > " +
                 quote((work / ("tidy" + std::to_string(j) + ".out")).string()) + " 2>&1 & ";
   }
-  tidy_cmd += "wait)";
+  return tidy_cmd + "wait)";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  BenchArgs a;
+  if (!parse_args(argc, argv, &a)) return 2;
+  std::vector<std::string> paths = write_inputs(a.work, a.files);
+
+  kta::analyzers::AuditOptions options;
+  options.shapes = {{"N", {4096, 1048576}}, {"M", {128, 512}}, {"K", {64}}};
+  options.all = true;
+  options.jobs = static_cast<unsigned>(a.jobs);
+  std::vector<fs::path> inputs(paths.begin(), paths.end());
+  size_t findings = 0, failures = 0;
+  auto run_kta = [&] {
+    auto start = std::chrono::steady_clock::now();
+    auto audits = kta::analyzers::audit_files(inputs, options);
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    findings = failures = 0;
+    for (const auto& au : audits) {
+      findings += au.findings.size();
+      failures += au.parse_errors.size() + !au.failure.empty();
+    }
+    return s;
+  };
+  const std::string tidy_cmd = tidy_command(a.work, paths, a.jobs);
 
   std::vector<double> kta_s, tidy_s;
-  for (int r = 0; r < repeat; ++r) {  // interleaved, so both see the same machine load
+  for (int r = 0; r < a.repeat; ++r) {  // interleaved, so both see the same machine load
     kta_s.push_back(run_kta());
     tidy_s.push_back(run_seconds(tidy_cmd));
   }
   double k = median(kta_s), t = median(tidy_s);
-  std::printf("files: %d, parallel workers: %d, repeats: %d (median)\n", files, jobs, repeat);
+  std::printf("files: %d, parallel workers: %d, repeats: %d (median)\n", a.files, a.jobs, a.repeat);
   std::printf(
       "kta audit (7 checks)                      : %7.2f s  %7.1f files/s  (%zu findings, %zu "
       "errors)\n",
-      k, files / k, findings, failures);
-  std::printf("clang-tidy-16 (misc-unused-parameters)    : %7.2f s  %7.1f files/s\n", t, files / t);
+      k, a.files / k, findings, failures);
+  std::printf("clang-tidy-16 (misc-unused-parameters)    : %7.2f s  %7.1f files/s\n", t,
+              a.files / t);
   std::printf("kta audit / clang-tidy throughput ratio   : %7.2fx\n", t / k);
   return 0;
 }

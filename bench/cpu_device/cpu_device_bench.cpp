@@ -85,21 +85,10 @@ void report(const char* what, double device, double loop, double target) {
               device * 1e3, loop * 1e3, device / loop, target);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
-  int runs = quick ? 3 : 7;
-  fs::path cache = fs::temp_directory_path() / ("kta-bench-cache-" + std::to_string(::getpid()));
-  DeviceOptions opts;
-  opts.cache_dir = cache;
-  cpu::CpuDevice dev(opts);
-  std::printf("cpu device: %s, %u hardware threads\n", dev.info().name.c_str(),
-              std::thread::hardware_concurrency());
-
-  // Compile + load. The first compile of each kind (plain-loop or fiber kernel) into an empty
-  // cache also builds the precompiled device-model header; later cold compiles (no cached
-  // object for the kernel) reuse it.
+// Compile + load. The first compile of each kind (plain-loop or fiber kernel) into an empty
+// cache also builds the precompiled device-model header; later cold compiles (no cached object
+// for the kernel) reuse it.
+void bench_compile(Device& dev, const DeviceOptions& opts) {
   CompileRequest cold;
   cold.source = std::string(KTA_BENCH_KERNELS) + "/elementwise.hip";
   cold.entry = "affine";
@@ -121,56 +110,73 @@ int main(int argc, char** argv) {
       "compile+load cold (kernel not cached): reduce_chunked %.0f ms, matmul %.0f ms (target <= "
       "1500 ms)\n",
       c3.seconds * 1e3, c4.seconds * 1e3);
-  {
-    // Cached: a fresh worker process loads the object from the disk cache (the engine's path).
-    remote::RemoteDevice remote(opts);
-    CompileRequest warm = cold;
-    auto t0 = std::chrono::steady_clock::now();
-    CompileResult c2 = remote.compile(warm);
-    double round_trip = seconds_since(t0);
-    std::printf(
-        "compile+load cached: matmul %.1f ms in the worker, %.1f ms with the round trip (hit=%d, "
-        "target <= 50 ms)\n",
-        c2.seconds * 1e3, round_trip * 1e3, int(c2.cache_hit));
-  }
+  // Cached: a fresh worker process loads the object from the disk cache (the engine's path).
+  remote::RemoteDevice remote(opts);
+  CompileRequest warm = cold;
+  auto t0 = std::chrono::steady_clock::now();
+  CompileResult c2 = remote.compile(warm);
+  double round_trip = seconds_since(t0);
+  std::printf(
+      "compile+load cached: matmul %.1f ms in the worker, %.1f ms with the round trip (hit=%d, "
+      "target <= 50 ms)\n",
+      c2.seconds * 1e3, round_trip * 1e3, int(c2.cache_hit));
+}
 
-  // (a) elementwise, 2^24 floats.
-  const long n = 1L << 24;
-  std::vector<float> x(n), y(n);
-  for (long i = 0; i < n; ++i) x[i] = float(i % 1000) * 0.001f;
-  Buffer bx = dev.alloc(n * 4), by = dev.alloc(n * 4);
-  dev.upload(bx, x.data(), n * 4);
+// 2^24 floats on the host and on the device: the input of (a) and (b).
+struct Floats {
+  static constexpr long n = 1L << 24;
+  std::vector<float> x;
+  Buffer bx;
+};
+
+Floats upload_floats(Device& dev) {
+  Floats f;
+  f.x.resize(Floats::n);
+  for (long i = 0; i < Floats::n; ++i) f.x[i] = float(i % 1000) * 0.001f;
+  f.bx = dev.alloc(Floats::n * 4);
+  dev.upload(f.bx, f.x.data(), Floats::n * 4);
+  return f;
+}
+
+// (a) elementwise, 2^24 floats.
+void bench_elementwise(Device& dev, const Floats& in, int runs) {
+  const long n = Floats::n;
+  std::vector<float> y(n);
+  Buffer by = dev.alloc(n * 4);
   uint64_t ew = compile(dev, "elementwise.hip", "affine");
-  std::vector<KernelArg> ew_args = {ptr(bx), ptr(by), scalar(ArgType::f32, 2.0),
+  std::vector<KernelArg> ew_args = {ptr(in.bx), ptr(by), scalar(ArgType::f32, 2.0),
                                     scalar(ArgType::f32, 1.0), scalar(ArgType::i64, double(n))};
   double t_dev = median_of(runs, [&] {
     launch(dev, ew, ew_args, geom({uint32_t(n / 256), 1, 1}, {256, 1, 1}));
   });
   double t_loop = median_of(runs, [&] {
-    const float* __restrict__ xp = x.data();
+    const float* __restrict__ xp = in.x.data();
     float* __restrict__ yp = y.data();
     for (long i = 0; i < n; ++i) yp[i] = 2.0f * xp[i] + 1.0f;
     asm volatile("" : : "r"(yp) : "memory");
   });
   report("(a) elementwise y = 2x + 1, 2^24 floats", t_dev, t_loop, 3);
+}
 
-  // (b) shared-memory block reduction, 2^24 floats: each block reduces a contiguous chunk.
+// (b) shared-memory block reduction, 2^24 floats: each block reduces a contiguous chunk.
+void bench_reduction(Device& dev, const Floats& in, int runs, bool quick) {
+  const long n = Floats::n;
   uint64_t red = compile(dev, "reduce_chunked.hip", "chunk_sum");
   const uint32_t blocks = 1024;
   Buffer bp = dev.alloc(blocks * 4);
   std::vector<float> partial(blocks);
   double dev_sum = 0;
-  t_dev = median_of(runs, [&] {
-    launch(dev, red, {ptr(bx), ptr(bp), scalar(ArgType::i64, double(n))},
+  double t_dev = median_of(runs, [&] {
+    launch(dev, red, {ptr(in.bx), ptr(bp), scalar(ArgType::i64, double(n))},
            geom({blocks, 1, 1}, {256, 1, 1}));
     dev.download(partial.data(), bp, blocks * 4);
     dev_sum = 0;
     for (float p : partial) dev_sum += p;  // the second pass, as a GPU would do in a tiny launch
   });
   double loop_sum = 0;
-  t_loop = median_of(runs, [&] {
+  double t_loop = median_of(runs, [&] {
     float s = 0;
-    for (long i = 0; i < n; ++i) s += x[i];
+    for (long i = 0; i < n; ++i) s += in.x[i];
     loop_sum = s;
     asm volatile("" : : "r"(&loop_sum) : "memory");
   });
@@ -181,12 +187,14 @@ int main(int argc, char** argv) {
   // apart, and the threads of a block run one after another on a cpu, so every access misses.
   uint64_t red_gs = compile(dev, "reduce.hip", "block_sum");
   double t_gs = median_of(quick ? 1 : 3, [&] {
-    launch(dev, red_gs, {ptr(bx), ptr(bp), scalar(ArgType::i64, double(n))},
+    launch(dev, red_gs, {ptr(in.bx), ptr(bp), scalar(ArgType::i64, double(n))},
            geom({blocks, 1, 1}, {256, 1, 1}));
   });
   report("    (grid-stride variant, 1024x256)", t_gs, t_loop, 15);
+}
 
-  // (c) 512x512x512 tiled matmul.
+// (c) 512x512x512 tiled matmul, against an i-k-j and a naive i-j-k loop.
+void bench_matmul(Device& dev, bool quick) {
   const int M = 512;
   std::vector<float> A(M * M), B(M * M), C(M * M), Cref(M * M);
   for (int i = 0; i < M * M; ++i)
@@ -201,10 +209,10 @@ int main(int argc, char** argv) {
                                     scalar(ArgType::i32, M),
                                     scalar(ArgType::i32, M),
                                     scalar(ArgType::i32, M)};
-  t_dev = median_of(quick ? 1 : 3, [&] {
+  double t_dev = median_of(quick ? 1 : 3, [&] {
     launch(dev, mm, mm_args, geom({M / 16, M / 16, 1}, {16, 16, 1}));
   });
-  t_loop = median_of(quick ? 1 : 3, [&] {
+  double t_loop = median_of(quick ? 1 : 3, [&] {
     std::fill(Cref.begin(), Cref.end(), 0.0f);
     for (int i = 0; i < M; ++i)
       for (int k = 0; k < M; ++k) {
@@ -228,6 +236,24 @@ int main(int argc, char** argv) {
   double err = 0;
   for (int i = 0; i < M * M; ++i) err = std::max(err, double(std::fabs(C[i] - Cref[i])));
   std::printf("    max |device - loop| = %g\n", err);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  int runs = quick ? 3 : 7;
+  fs::path cache = fs::temp_directory_path() / ("kta-bench-cache-" + std::to_string(::getpid()));
+  DeviceOptions opts;
+  opts.cache_dir = cache;
+  cpu::CpuDevice dev(opts);
+  std::printf("cpu device: %s, %u hardware threads\n", dev.info().name.c_str(),
+              std::thread::hardware_concurrency());
+  bench_compile(dev, opts);
+  const Floats floats = upload_floats(dev);
+  bench_elementwise(dev, floats, runs);
+  bench_reduction(dev, floats, runs, quick);
+  bench_matmul(dev, quick);
   std::error_code ec;
   fs::remove_all(cache, ec);
   return 0;

@@ -12,6 +12,7 @@
 #include <iostream>
 #include <mutex>
 
+#include "engine/device/remote/device_settings.h"
 #include "engine/execute/executor.h"
 #include "engine/execute/reference_cache.h"
 #include "engine/plan/compile.h"
@@ -97,6 +98,9 @@ int main(int argc, char** argv) {
   std::printf("%4s %7s %6s %9s %10s %9s %8s %9s %9s %15s %9s\n", "run", "shapes", "steps",
               "total_s", "compile_s", "launch_s", "timed_n", "timed_s", "kernel_s",
               "overhead_ms/shape", "workers_s");
+  // The devices as `kta eval` opens them, configured by this environment.
+  const engine::DeviceOptions options =
+      engine::device_options(engine::settings_from(engine::process_environment()));
   for (int run = 0; run <= runs; ++run) {
     std::filesystem::remove_all(out);
     engine::Plan plan = engine::compile_plan(source, po);
@@ -105,9 +109,10 @@ int main(int argc, char** argv) {
     engine::ExecuteOptions eo;
     // A fresh reference cache each run: the reference launches count as kernel time.
     eo.cache_dir = out / "cache";
-    eo.make_device = [&totals, &device](const std::string&) -> std::unique_ptr<engine::Device> {
+    eo.make_device = [&totals, &device,
+                      &options](engine::DeviceKey) -> std::unique_ptr<engine::Device> {
       auto t0 = Clock::now();
-      auto d = engine::make_isolated_device(device);
+      auto d = engine::make_isolated_device(device, options);
       d->info();  // the worker is up
       totals.start += since(t0);
       return std::make_unique<TimingDevice>(std::move(d), totals);

@@ -112,17 +112,84 @@ CompileResult compile(Device& d, const fs::path& src, const std::string& entry,
   return c;
 }
 
+// One kernel of the compile benchmark: its kernel-mode file and entry, its launcher-mode file,
+// and its kernel signature.
+struct CompileKernel {
+  const char* name;
+  const char* file;
+  const char* launcher;
+  std::vector<KernelArg> sig;
+};
+
+// hipRTC alone, compile+load into the device (cache miss) and a cache hit, 10 times each; nvcc
+// of the launcher form and its cache hit, 3 times each. `run` makes every compile a miss.
+void compile_latency(Device& d, const CompileKernel& k, const std::string& run) {
+  std::vector<double> rtc, full, hit, nvcc, nvcc_hit;
+  for (int i = 0; i < 10; ++i) {
+    hip::RtcRequest rr;
+    rr.source = kernels() / k.file;
+    rr.entry = k.name;
+    rr.signature = k.sig;
+    rr.arch = "sm_90";
+    rr.use_cache = false;
+    hip::RtcOutput o = hip::rtc_compile(rr);
+    if (!o.result.ok) std::exit(1);
+    rtc.push_back(o.result.seconds * 1e3);
+    std::string nonce = run + "-" + std::to_string(i);
+    CompileResult c = compile(d, kernels() / k.file, k.name, k.sig, nonce);
+    if (c.cache_hit) std::exit(2);
+    full.push_back(c.seconds * 1e3);
+    CompileResult h = compile(d, kernels() / k.file, k.name, k.sig, nonce);
+    if (!h.cache_hit) std::exit(3);
+    hit.push_back(h.seconds * 1e3);
+  }
+  for (int i = 0; i < 3; ++i) {
+    std::string nonce = run + "-n" + std::to_string(i);
+    CompileResult c = compile(d, kernels() / k.launcher, "kta_launch", {}, nonce, true);
+    nvcc.push_back(c.seconds * 1e3);
+    CompileResult h = compile(d, kernels() / k.launcher, "kta_launch", {}, nonce, true);
+    nvcc_hit.push_back(h.seconds * 1e3);
+  }
+  std::printf("%-8s %14.1f %14.1f %14.2f %14.0f %14.2f   (medians; 10/10/10/3/3 runs)\n", k.name,
+              stats(rtc).median, stats(full).median, stats(hit).median, stats(nvcc).median,
+              stats(nvcc_hit).median);
+  std::printf("         rtc+load min %.1f max %.1f; cache hit min %.2f max %.2f\n", stats(full).min,
+              stats(full).max, stats(hit).min, stats(hit).max);
+}
+
+// What compiling to CUBIN saves: loading PTX makes the driver JIT-compile it.
+void module_load_cost(const CompileKernel& k) {
+  std::vector<double> cubin_ms, ptx_ms;
+  hip::RtcRequest rr;
+  rr.source = kernels() / k.file;
+  rr.entry = k.name;
+  rr.signature = k.sig;
+  rr.use_cache = false;
+  rr.arch = "sm_90";
+  hip::RtcOutput cubin = hip::rtc_compile(rr);
+  rr.arch = "sm_91";  // unknown to NVRTC: PTX for compute_90
+  hip::RtcOutput ptx = hip::rtc_compile(rr);
+  if (!cubin.result.ok || !ptx.result.ok || ptx.format != "ptx") std::exit(4);
+  for (int i = 0; i < 5; ++i) {
+    for (auto* o : {&cubin, &ptx}) {
+      CUmodule m;
+      auto t0 = std::chrono::steady_clock::now();
+      CKD(cuModuleLoadData(&m, o->code.data()));
+      double ms =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() * 1e3;
+      (o == &cubin ? cubin_ms : ptx_ms).push_back(ms);
+      CKD(cuModuleUnload(m));
+    }
+  }
+  std::printf("%-8s module load: cubin %.2f ms, ptx (driver JIT) %.2f ms  (medians of 5)\n", k.name,
+              stats(cubin_ms).median, stats(ptx_ms).median);
+}
+
 void bench_compile(Device& d) {
   std::printf("\n== compile latency (CUDA_CACHE_DISABLE=%s) ==\n",
               std::getenv("CUDA_CACHE_DISABLE") ?: "unset");
   Buffer b = d.alloc(1024);
-  struct K {
-    const char* name;
-    const char* file;
-    const char* launcher;
-    std::vector<KernelArg> sig;
-  };
-  std::vector<K> ks = {
+  std::vector<CompileKernel> ks = {
       {"saxpy", "saxpy.hip", "saxpy_launcher.hip", {f32(2), ptr(b), ptr(b), i64(1)}},
       {"matmul",
        "matmul.hip",
@@ -132,66 +199,8 @@ void bench_compile(Device& d) {
       std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
   std::printf("%-8s %14s %14s %14s %14s %14s\n", "kernel", "rtc only ms", "rtc+load ms",
               "cache hit ms", "nvcc -shared ms", "nvcc hit ms");
-  for (const K& k : ks) {
-    std::vector<double> rtc, full, hit, nvcc, nvcc_hit;
-    for (int i = 0; i < 10; ++i) {
-      hip::RtcRequest rr;
-      rr.source = kernels() / k.file;
-      rr.entry = k.name;
-      rr.signature = k.sig;
-      rr.arch = "sm_90";
-      rr.use_cache = false;
-      hip::RtcOutput o = hip::rtc_compile(rr);
-      if (!o.result.ok) std::exit(1);
-      rtc.push_back(o.result.seconds * 1e3);
-      std::string nonce = run + "-" + std::to_string(i);
-      CompileResult c = compile(d, kernels() / k.file, k.name, k.sig, nonce);
-      if (c.cache_hit) std::exit(2);
-      full.push_back(c.seconds * 1e3);
-      CompileResult h = compile(d, kernels() / k.file, k.name, k.sig, nonce);
-      if (!h.cache_hit) std::exit(3);
-      hit.push_back(h.seconds * 1e3);
-    }
-    for (int i = 0; i < 3; ++i) {
-      std::string nonce = run + "-n" + std::to_string(i);
-      CompileResult c = compile(d, kernels() / k.launcher, "kta_launch", {}, nonce, true);
-      nvcc.push_back(c.seconds * 1e3);
-      CompileResult h = compile(d, kernels() / k.launcher, "kta_launch", {}, nonce, true);
-      nvcc_hit.push_back(h.seconds * 1e3);
-    }
-    std::printf("%-8s %14.1f %14.1f %14.2f %14.0f %14.2f   (medians; 10/10/10/3/3 runs)\n", k.name,
-                stats(rtc).median, stats(full).median, stats(hit).median, stats(nvcc).median,
-                stats(nvcc_hit).median);
-    std::printf("         rtc+load min %.1f max %.1f; cache hit min %.2f max %.2f\n",
-                stats(full).min, stats(full).max, stats(hit).min, stats(hit).max);
-  }
-  // What compiling to CUBIN saves: loading PTX makes the driver JIT-compile it.
-  for (const K& k : ks) {
-    std::vector<double> cubin_ms, ptx_ms;
-    hip::RtcRequest rr;
-    rr.source = kernels() / k.file;
-    rr.entry = k.name;
-    rr.signature = k.sig;
-    rr.use_cache = false;
-    rr.arch = "sm_90";
-    hip::RtcOutput cubin = hip::rtc_compile(rr);
-    rr.arch = "sm_91";  // unknown to NVRTC: PTX for compute_90
-    hip::RtcOutput ptx = hip::rtc_compile(rr);
-    if (!cubin.result.ok || !ptx.result.ok || ptx.format != "ptx") std::exit(4);
-    for (int i = 0; i < 5; ++i) {
-      for (auto* o : {&cubin, &ptx}) {
-        CUmodule m;
-        auto t0 = std::chrono::steady_clock::now();
-        CKD(cuModuleLoadData(&m, o->code.data()));
-        double ms =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() * 1e3;
-        (o == &cubin ? cubin_ms : ptx_ms).push_back(ms);
-        CKD(cuModuleUnload(m));
-      }
-    }
-    std::printf("%-8s module load: cubin %.2f ms, ptx (driver JIT) %.2f ms  (medians of 5)\n",
-                k.name, stats(cubin_ms).median, stats(ptx_ms).median);
-  }
+  for (const CompileKernel& k : ks) compile_latency(d, k, run);
+  for (const CompileKernel& k : ks) module_load_cost(k);
   d.free(b);
 }
 
@@ -225,9 +234,9 @@ void report(const char* what, const std::vector<Eval>& evals) {
       what, s.median, med.size(), 100 * cv(med), stats(n).median, stats(n).min, stats(n).max);
 }
 
-void bench_timing(Device& d) {
-  std::printf("\n== timing fidelity: y = 2x + 1 ==\n");
-  // kta through the device interface.
+// kta through the device interface: cold samples of 2^26 and 2^16 floats, and batch samples of
+// 2^16 floats, 20 evaluations each.
+void timing_through_kta(Device& d) {
   for (int lg : {26, 16}) {
     const int64_t n = int64_t(1) << lg;
     Buffer x = d.alloc(n * 4), y = d.alloc(n * 4);
@@ -265,8 +274,11 @@ void bench_timing(Device& d) {
     d.free(x);
     d.free(y);
   }
+}
 
-  // Plain CUDA events on the same kernel (same cubin), no kta code on the timed path.
+// The kernel's code object as kta compiles it; written to $KTA_BENCH_OUT too, where
+// do_bench.py times this very code object through the driver API.
+hip::RtcOutput twox1_code_object(Device& d) {
   Buffer dummy = d.alloc(16);
   hip::RtcRequest rr;
   rr.source = kernels() / "twox1.hip";
@@ -275,11 +287,6 @@ void bench_timing(Device& d) {
   rr.arch = "sm_90";
   hip::RtcOutput o = hip::rtc_compile(rr);
   d.free(dummy);
-  CUmodule mod;
-  CUfunction fn;
-  CKD(cuModuleLoadData(&mod, o.code.data()));
-  CKD(cuModuleGetFunction(&fn, mod, o.lowered_name.c_str()));
-  // do_bench.py times this very code object through the driver API.
   if (const char* dir = std::getenv("KTA_BENCH_OUT"); dir && *dir) {
     std::FILE* f = std::fopen((fs::path(dir) / "twox1.cubin").c_str(), "wb");
     if (f != nullptr) {
@@ -292,57 +299,70 @@ void bench_timing(Device& d) {
       std::fclose(f);
     }
   }
-  cudaStream_t s;
-  CK(cudaStreamCreate(&s));
+  return o;
+}
+
+// Plain CUDA events on `fn` over 2^lg floats: cold samples after a memset of `flush`, and loops
+// of 200 launches, 20 evaluations each.
+void timing_with_plain_events(CUfunction fn, int lg, cudaStream_t s, void* flush,
+                              size_t flush_bytes) {
   cudaEvent_t a, b;
   CK(cudaEventCreate(&a));
   CK(cudaEventCreate(&b));
+  int64_t n = int64_t(1) << lg;
+  void *x, *y;
+  CK(cudaMalloc(&x, n * 4));
+  CK(cudaMalloc(&y, n * 4));
+  CK(cudaMemset(x, 0, n * 4));
+  void* params[] = {&x, &y, &n};
+  unsigned grid = unsigned((n + 255) / 256);
+  auto elapsed = [&](int launches) {
+    CK(cudaEventRecord(a, s));
+    for (int i = 0; i < launches; ++i)
+      CKD(cuLaunchKernel(fn, grid, 1, 1, 256, 1, 1, 0, s, params, nullptr));
+    CK(cudaEventRecord(b, s));
+    CK(cudaEventSynchronize(b));
+    float ms;
+    CK(cudaEventElapsedTime(&ms, a, b));
+    return double(ms) * 1e-3 / launches;
+  };
+  auto cold = [&] {
+    CK(cudaMemsetAsync(flush, 7, flush_bytes, s));
+    return elapsed(1);
+  };
+  std::string tag = "plain CUDA events 2^" + std::to_string(lg);
+  std::vector<Eval> ec, el;
+  for (int e = 0; e < 20; ++e) {
+    std::vector<double> v;
+    for (int i = 0; i < 100; ++i) v.push_back(cold());
+    ec.push_back({stats(v).median, v.size(), cv(v)});
+    v.clear();
+    for (int i = 0; i < 20; ++i) v.push_back(elapsed(200));
+    el.push_back({stats(v).median, v.size(), cv(v)});
+  }
+  report((tag + " cold (512 MiB memset, 100 samples)").c_str(), ec);
+  report((tag + " loop of 200 launches").c_str(), el);
+  CK(cudaFree(x));
+  CK(cudaFree(y));
+  CK(cudaEventDestroy(a));
+  CK(cudaEventDestroy(b));
+}
+
+void bench_timing(Device& d) {
+  std::printf("\n== timing fidelity: y = 2x + 1 ==\n");
+  timing_through_kta(d);
+  // Plain CUDA events on the same kernel (same cubin), no kta code on the timed path.
+  hip::RtcOutput o = twox1_code_object(d);
+  CUmodule mod;
+  CUfunction fn;
+  CKD(cuModuleLoadData(&mod, o.code.data()));
+  CKD(cuModuleGetFunction(&fn, mod, o.lowered_name.c_str()));
+  cudaStream_t s;
+  CK(cudaStreamCreate(&s));
   const size_t flush_bytes = size_t(512) << 20;
   void* flush;
   CK(cudaMalloc(&flush, flush_bytes));
-  for (int lg : {26, 16}) {
-    int64_t n = int64_t(1) << lg;
-    void *x, *y;
-    CK(cudaMalloc(&x, n * 4));
-    CK(cudaMalloc(&y, n * 4));
-    CK(cudaMemset(x, 0, n * 4));
-    void* params[] = {&x, &y, &n};
-    unsigned grid = unsigned((n + 255) / 256);
-    auto cold = [&] {
-      CK(cudaMemsetAsync(flush, 7, flush_bytes, s));
-      CK(cudaEventRecord(a, s));
-      CKD(cuLaunchKernel(fn, grid, 1, 1, 256, 1, 1, 0, s, params, nullptr));
-      CK(cudaEventRecord(b, s));
-      CK(cudaEventSynchronize(b));
-      float ms;
-      CK(cudaEventElapsedTime(&ms, a, b));
-      return double(ms) * 1e-3;
-    };
-    auto loop = [&] {
-      CK(cudaEventRecord(a, s));
-      for (int i = 0; i < 200; ++i)
-        CKD(cuLaunchKernel(fn, grid, 1, 1, 256, 1, 1, 0, s, params, nullptr));
-      CK(cudaEventRecord(b, s));
-      CK(cudaEventSynchronize(b));
-      float ms;
-      CK(cudaEventElapsedTime(&ms, a, b));
-      return double(ms) * 1e-3 / 200;
-    };
-    std::string tag = "plain CUDA events 2^" + std::to_string(lg);
-    std::vector<Eval> ec, el;
-    for (int e = 0; e < 20; ++e) {
-      std::vector<double> v;
-      for (int i = 0; i < 100; ++i) v.push_back(cold());
-      ec.push_back({stats(v).median, v.size(), cv(v)});
-      v.clear();
-      for (int i = 0; i < 20; ++i) v.push_back(loop());
-      el.push_back({stats(v).median, v.size(), cv(v)});
-    }
-    report((tag + " cold (512 MiB memset, 100 samples)").c_str(), ec);
-    report((tag + " loop of 200 launches").c_str(), el);
-    CK(cudaFree(x));
-    CK(cudaFree(y));
-  }
+  for (int lg : {26, 16}) timing_with_plain_events(fn, lg, s, flush, flush_bytes);
   CK(cudaFree(flush));
   CKD(cuModuleUnload(mod));
 }

@@ -12,8 +12,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "lang/load.h"
 #include "lang/module.h"
@@ -53,6 +55,89 @@ std::string task(int i) {
          "  bytes 4 * (2 * M * N + N)\n  flops 3 * M * N\n}\n";
 }
 
+// The best rates of a mode's rounds, in files per second.
+struct Rates {
+  double wall = 0, cpu = 0;
+};
+
+std::vector<fs::path> write_tasks(const fs::path& dir, int n) {
+  fs::create_directories(dir);
+  std::ofstream(dir / "k.hip") << "__global__ void ref() {}\n";
+  std::vector<fs::path> files;
+  for (int i = 0; i < n; ++i) {
+    files.push_back(dir / ("t" + std::to_string(i) + ".kta"));
+    std::ofstream(files.back()) << task(i);
+  }
+  return files;
+}
+
+// load_file per file: without a module cache (every import read and parsed again), or with one
+// shared by all calls (imports parsed once, still checked per file). Nullopt when a file failed
+// to check.
+std::optional<Rates> bench_load_file(const std::vector<fs::path>& files, int rounds,
+                                     kta::lang::ModuleCache* cache) {
+  const int n = static_cast<int>(files.size());
+  kta::lang::LoadOptions options;
+  options.module_cache = cache;
+  Rates best;
+  for (int r = 0; r < rounds; ++r) {
+    size_t ok = 0;
+    auto start = std::chrono::steady_clock::now();
+    std::clock_t cpu_start = std::clock();
+    for (const auto& f : files) {
+      kta::lang::SourceManager sm;
+      kta::lang::DiagnosticEngine diags(sm);
+      auto loaded = kta::lang::load_file(f, diags, options);
+      if (loaded && loaded->tasks.size() == 1)
+        ++ok;
+      else if (r == 0 && ok == 0)
+        diags.print(std::cerr);
+    }
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    double cpu = double(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+    double rate = double(n) / s, cpu_rate = double(n) / cpu;
+    best.wall = std::max(best.wall, rate);
+    best.cpu = std::max(best.cpu, cpu_rate);
+    std::printf(
+        "%sround %d: %d files (%zu checked clean) in %.3f s wall, %.3f s cpu: %.0f files/s wall, "
+        "%.0f files/s per cpu-second\n",
+        cache ? "module cache, " : "", r + 1, n, ok, s, cpu, rate, cpu_rate);
+    if (ok != size_t(n)) {
+      std::fprintf(stderr, "error: %zu of %d generated files failed to check\n", size_t(n) - ok, n);
+      return std::nullopt;
+    }
+  }
+  return best;
+}
+
+// The same files through load_files, as `kta check DIR` does: imports parsed and checked once.
+std::optional<Rates> bench_load_files(const std::vector<fs::path>& files, int rounds) {
+  const int n = static_cast<int>(files.size());
+  Rates best;
+  for (int r = 0; r < rounds; ++r) {
+    auto start = std::chrono::steady_clock::now();
+    std::clock_t cpu_start = std::clock();
+    kta::lang::SourceManager sm;
+    kta::lang::DiagnosticEngine diags(sm);
+    auto results = kta::lang::load_files(files, diags);
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    double cpu = double(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+    size_t ok = 0;
+    for (const auto& res : results) ok += res && res->tasks.size() == 1;
+    best.wall = std::max(best.wall, double(n) / s);
+    best.cpu = std::max(best.cpu, double(n) / cpu);
+    std::printf(
+        "shared imports, round %d: %d files (%zu checked clean) in %.3f s wall, %.3f s cpu: %.0f "
+        "files/s wall, %.0f files/s per cpu-second\n",
+        r + 1, n, ok, s, cpu, double(n) / s, double(n) / cpu);
+    if (ok != size_t(n)) {
+      std::fprintf(stderr, "error: %zu of %d generated files failed to check\n", size_t(n) - ok, n);
+      return std::nullopt;
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -65,85 +150,26 @@ int main(int argc, char** argv) {
   }
   fs::path dir =
       fs::temp_directory_path() / ("kta-lang-bench-" + std::to_string(std::random_device{}()));
-  fs::create_directories(dir);
-  std::ofstream(dir / "k.hip") << "__global__ void ref() {}\n";
-  std::vector<fs::path> files;
-  for (int i = 0; i < n; ++i) {
-    files.push_back(dir / ("t" + std::to_string(i) + ".kta"));
-    std::ofstream(files.back()) << task(i);
-  }
-  // load_file per file: without a module cache (every import read and parsed again), then with
-  // one shared by all calls (imports parsed once, still checked per file).
-  double best = 0, best_cpu = 0, best_cached = 0, best_cached_cpu = 0;
+  std::vector<fs::path> files = write_tasks(dir, n);
+  std::optional<Rates> plain = Rates{}, cached = Rates{}, shared = Rates{};
   kta::lang::ModuleCache cache;
-  for (int cached = 0; cached < 2; ++cached) {
-    if (mode != "all" && mode != (cached ? "cached" : "file")) continue;
-    kta::lang::LoadOptions options;
-    if (cached) options.module_cache = &cache;
-    for (int r = 0; r < rounds; ++r) {
-      size_t ok = 0;
-      auto start = std::chrono::steady_clock::now();
-      std::clock_t cpu_start = std::clock();
-      for (const auto& f : files) {
-        kta::lang::SourceManager sm;
-        kta::lang::DiagnosticEngine diags(sm);
-        auto loaded = kta::lang::load_file(f, diags, options);
-        if (loaded && loaded->tasks.size() == 1)
-          ++ok;
-        else if (r == 0 && ok == 0)
-          diags.print(std::cerr);
-      }
-      double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      double cpu = double(std::clock() - cpu_start) / CLOCKS_PER_SEC;
-      double rate = double(n) / s, cpu_rate = double(n) / cpu;
-      double& best_rate = cached ? best_cached : best;
-      double& best_cpu_rate = cached ? best_cached_cpu : best_cpu;
-      best_rate = std::max(best_rate, rate);
-      best_cpu_rate = std::max(best_cpu_rate, cpu_rate);
-      std::printf(
-          "%sround %d: %d files (%zu checked clean) in %.3f s wall, %.3f s cpu: %.0f files/s wall, "
-          "%.0f files/s per cpu-second\n",
-          cached ? "module cache, " : "", r + 1, n, ok, s, cpu, rate, cpu_rate);
-      if (ok != size_t(n)) {
-        std::fprintf(stderr, "error: %zu of %d generated files failed to check\n", size_t(n) - ok,
-                     n);
-        fs::remove_all(dir);
-        return 1;
-      }
-    }
-  }
-  // The same files through load_files, as `kta check DIR` does: imports parsed and checked once.
-  double best_shared = 0, best_shared_cpu = 0;
-  for (int r = 0; r < rounds && (mode == "all" || mode == "shared"); ++r) {
-    auto start = std::chrono::steady_clock::now();
-    std::clock_t cpu_start = std::clock();
-    kta::lang::SourceManager sm;
-    kta::lang::DiagnosticEngine diags(sm);
-    auto results = kta::lang::load_files(files, diags);
-    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    double cpu = double(std::clock() - cpu_start) / CLOCKS_PER_SEC;
-    size_t ok = 0;
-    for (const auto& res : results) ok += res && res->tasks.size() == 1;
-    best_shared = std::max(best_shared, double(n) / s);
-    best_shared_cpu = std::max(best_shared_cpu, double(n) / cpu);
-    std::printf(
-        "shared imports, round %d: %d files (%zu checked clean) in %.3f s wall, %.3f s cpu: %.0f "
-        "files/s wall, %.0f files/s per cpu-second\n",
-        r + 1, n, ok, s, cpu, double(n) / s, double(n) / cpu);
-    if (ok != size_t(n)) {
-      std::fprintf(stderr, "error: %zu of %d generated files failed to check\n", size_t(n) - ok, n);
-      return 1;
-    }
+  if (mode == "all" || mode == "file") plain = bench_load_file(files, rounds, nullptr);
+  if (plain && (mode == "all" || mode == "cached")) cached = bench_load_file(files, rounds, &cache);
+  if (plain && cached && (mode == "all" || mode == "shared"))
+    shared = bench_load_files(files, rounds);
+  if (!plain || !cached || !shared) {
+    fs::remove_all(dir);
+    return 1;
   }
   std::printf(
       "best with shared imports (kta check DIR): %.0f files/s wall, %.0f files/s per cpu-second\n",
-      best_shared, best_shared_cpu);
+      shared->wall, shared->cpu);
   std::printf("best load_file with module cache: %.0f files/s wall, %.0f files/s per cpu-second\n",
-              best_cached, best_cached_cpu);
+              cached->wall, cached->cpu);
   std::printf(
       "best: %.0f files/s wall, %.0f files/s per cpu-second (parse + imports + sema + grid "
       "expansion, one thread)\n",
-      best, best_cpu);
+      plain->wall, plain->cpu);
   fs::remove_all(dir);
   return 0;
 }

@@ -25,10 +25,10 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-std::string g_device = "cpu";
+DeviceSpec g_device;
 
-RunnerOptions runner_options() {
-  RunnerOptions o;
+RunnerOptions bench_runner_options() {
+  RunnerOptions o = runner_options(settings_from(process_environment()));
   o.device = g_device;
   return o;
 }
@@ -58,7 +58,7 @@ CompileRequest fixture(const std::string& symbol) {
 }
 
 void round_trips(int calls) {
-  PythonDevice d(std::make_shared<RunnerProcess>(runner_options()), device_options());
+  PythonDevice d(std::make_shared<RunnerProcess>(bench_runner_options()), device_options());
   auto t0 = Clock::now();
   CompileResult c = d.compile(fixture("noop"));
   double first = since(t0);
@@ -101,7 +101,7 @@ void task_shape(int reps) {
     std::exit(1);
   }
   const model::Task& task = loaded->tasks[0];
-  PythonDevice d(std::make_shared<RunnerProcess>(runner_options()), device_options());
+  PythonDevice d(std::make_shared<RunnerProcess>(bench_runner_options()), device_options());
   CompileRequest r;
   r.source = task.reference.file;
   r.entry = task.reference.symbol;
@@ -109,7 +109,7 @@ void task_shape(int reps) {
   r.mode = "module";
   CompileResult c = d.compile(r);
   if (!c.ok) std::exit(1);
-  Impl ref{"reference", &d, c.module, task.reference};
+  Impl ref{ImplRole::reference, &d, c.module, task.reference};
   for (const auto& point : task.visible) {
     PointSpec spec = make_point_spec(task, point);
     HostSet in = make_inputs(task, spec, 0);
@@ -130,16 +130,16 @@ void task_shape(int reps) {
 
 void startup_per_run(int tasks) {
   auto run = [&](bool pooled) {
-    RunnerPool pool{runner_options()};
+    RunnerPool pool{bench_runner_options()};
     int starts = 0;
     double seconds = 0;
     for (int t = 0; t < tasks; ++t) {
       std::unique_ptr<Device> d;
       std::shared_ptr<RunnerProcess> own;
       if (pooled) {
-        d = pool.device("trusted-python", device_options());
+        d = pool.device(DeviceRole::trusted, device_options());
       } else {
-        own = std::make_shared<RunnerProcess>(runner_options());
+        own = std::make_shared<RunnerProcess>(bench_runner_options());
         d = std::make_unique<PythonDevice>(own, device_options());
       }
       CompileResult c = d->compile(fixture("identity"));
@@ -165,13 +165,13 @@ void startup_per_run(int tasks) {
 int main(int argc, char** argv) {
   int calls = argc > 1 ? std::atoi(argv[1]) : 1000;
   int tasks = argc > 2 ? std::atoi(argv[2]) : 5;
-  if (argc > 3) g_device = argv[3];
-  PythonChoice py = find_python();
+  if (argc > 3) g_device = resolve_device(argv[3]);
+  PythonChoice py = find_python(bench_runner_options().search);
   if (py.path.empty()) {
     std::printf("%s\n", py.error.c_str());
     return 1;
   }
-  std::printf("python: %s, device %s\n", py.path.c_str(), g_device.c_str());
+  std::printf("python: %s, device %s\n", py.path.c_str(), device_spec_name(g_device).c_str());
   round_trips(calls);
   task_shape(std::max(10, calls / 10));
   startup_per_run(tasks);

@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <optional>
 #include <sstream>
 
+#include "engine/device/device.h"
 #include "lang/format.h"
 #include "lang/module.h"
 
@@ -129,7 +131,8 @@ std::string tolerances_text(const model::Task& task) {
 }
 
 std::string device_text(const std::string& device) {
-  if (device == "cpu")
+  std::optional<DeviceSpec> spec = parse_device_spec(device);
+  if (spec && spec->kind == DeviceKind::cpu)
     return "kta's cpu device: your HIP source is compiled with the host compiler against kta's HIP "
            "device model and runs on CPU threads. Write portable HIP; the AMD notes below are the "
            "target the code is written for.";
@@ -146,7 +149,8 @@ fs::path prompts_dir(const fs::path& configured, const fs::path& stdlib) {
 std::string arch_cheatsheet(const std::string& device) {
   // The cpu device models HIP as written for AMD; on a GPU, the driver present names the vendor.
   std::error_code ec;
-  if (device.starts_with("hip") && fs::exists("/proc/driver/nvidia/version", ec))
+  std::optional<DeviceSpec> spec = parse_device_spec(device);
+  if (spec && spec->kind == DeviceKind::hip && fs::exists("/proc/driver/nvidia/version", ec))
     return "nvidia-hopper";
   return "amd-cdna3";
 }

@@ -18,6 +18,7 @@
 #include "engine/agents/agent.h"
 #include "engine/cli/commands.h"
 #include "engine/device/python/python_device.h"
+#include "engine/device/remote/device_settings.h"
 #include "engine/execute/device_pool.h"
 #include "engine/execute/executor.h"
 #include "engine/execute/reference_cache.h"
@@ -184,11 +185,12 @@ void clear_previous(const fs::path& dir) {
 }
 
 // The concrete device the run uses ("cpu", "hip:0"), printing why for `auto`; empty on a bad spec.
-std::string resolve_device(const EvalArgs& a, const model::Plan& source) {
+std::string resolve_device(const EvalArgs& a, const model::Plan& source, const CliState& state) {
   std::string why;
   std::string spec;
   try {
-    spec = engine::resolve_device_spec(a.device.empty() ? source.device : a.device, &why);
+    spec = engine::resolve_device_spec(a.device.empty() ? source.device : a.device, &why,
+                                       state.settings.hip_plugin);
   } catch (const std::exception& e) {
     std::cerr << "kta eval: " << e.what() << "\n";
     return {};
@@ -263,17 +265,17 @@ std::vector<engine::TaskOutcome> execute_plan(const EvalArgs& a, const CliState&
   eo.progress = progress.get();
   eo.audit = audit_hook();
   eo.agents = agent_defaults(state.settings);
-  engine::DeviceOptions device_options;
+  engine::DeviceOptions device_options = engine::device_options(state.settings);
   if (a.timeout > 0) device_options.launch_timeout_s = a.timeout;
   const std::string device_spec = run.info.device;
-  engine::RunnerPool runners(engine::RunnerOptions{});
+  engine::RunnerPool runners(engine::runner_options(state.settings));
   engine::DevicePool pool(
       [device_spec, device_options,
-       &runners](const std::string& role) -> std::unique_ptr<engine::Device> {
-        if (role.ends_with(engine::kPythonSuffix)) {
+       &runners](engine::DeviceKey key) -> std::unique_ptr<engine::Device> {
+        if (key.flavor == engine::DeviceFlavor::python) {
           engine::DeviceOptions o = device_options;
-          o.device = device_spec;
-          return runners.device(role, o);
+          o.device = engine::resolve_device(device_spec, nullptr, o.locations.hip_plugin);
+          return runners.device(key.role, o);
         }
         return engine::make_isolated_device(device_spec, device_options);
       },
@@ -308,7 +310,7 @@ void write_outputs(const EvalArgs& a, OpenRun& run,
 int run_eval(const EvalArgs& a, const CliState& state) {
   auto source = load_plan(a, state);
   if (!source) return 1;
-  std::string device = resolve_device(a, *source);
+  std::string device = resolve_device(a, *source, state);
   if (device.empty()) return 2;
   engine::PlanOptions po = plan_options(a, device);
   if (a.explain) {

@@ -8,10 +8,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -146,6 +148,30 @@ inline const char* device_kind_name(DeviceKind k) {
   return k == DeviceKind::cpu ? "cpu" : k == DeviceKind::hip ? "hip" : "python";
 }
 
+// A concrete device a worker or a python runner hosts: the cpu device, or the hip device on GPU
+// `ordinal`.
+struct DeviceSpec {
+  DeviceKind kind = DeviceKind::cpu;
+  int ordinal = 0;
+  bool operator==(const DeviceSpec&) const = default;
+};
+// "cpu" or "hip:N": what results and the worker's hello carry.
+inline std::string device_spec_name(const DeviceSpec& spec) {
+  if (spec.kind == DeviceKind::hip) return "hip:" + std::to_string(spec.ordinal);
+  return device_kind_name(spec.kind);
+}
+
+// "cpu", "hip" or "hip:N" as a DeviceSpec; nullopt for anything else ("auto" takes a look at the
+// machine: resolve_device).
+inline std::optional<DeviceSpec> parse_device_spec(std::string_view text) {
+  if (text == "cpu") return DeviceSpec{DeviceKind::cpu};
+  if (text == "hip") return DeviceSpec{DeviceKind::hip, 0};
+  if (text.starts_with("hip:") && text.size() > 4 && text.size() < 8 &&
+      text.find_first_not_of("0123456789", 4) == std::string_view::npos)
+    return DeviceSpec{DeviceKind::hip, std::stoi(std::string(text.substr(4)))};
+  return std::nullopt;
+}
+
 // The clock behind TimedResult::seconds.
 enum class DeviceTimer {
   process_cpu,  // the device process's CPU time over all its threads (the cpu device): a
@@ -157,6 +183,13 @@ inline const char* device_timer_name(DeviceTimer t) {
   return t == DeviceTimer::process_cpu ? "process-cpu"
          : t == DeviceTimer::events    ? "gpu-events"
                                        : "steady";
+}
+
+// Whose code a device process runs: the task's own (reference and baseline) on the trusted
+// one, the agent's on the candidate's, so reference outputs never share a process with it.
+enum class DeviceRole { trusted, candidate };
+inline const char* device_role_name(DeviceRole r) {
+  return r == DeviceRole::trusted ? "trusted" : "candidate";
 }
 
 struct DeviceInfo {
@@ -224,31 +257,57 @@ class Device {
   virtual void synchronize() = 0;
 };
 
+// Where a device's files and tools are when not where the build put them. The CLI fills these
+// from Settings (the KTA_* variables); empty: the build's own, or what lies beside the running
+// binary.
+struct DeviceLocations {
+  std::filesystem::path cpu_runtime_lib;         // the cpu device's runtime library
+  std::filesystem::path cpu_runtime_include;     // its device model's headers
+  std::filesystem::path hip_plugin;              // libkta_hip.so
+  std::filesystem::path cuda_include_dir;        // CUDA headers for hipRTC (NVIDIA)
+  std::string hip_launcher_compiler;             // nvcc or hipcc for launcher sources
+  std::filesystem::path hip_include_dir;         // patched HIP headers (NVIDIA launchers)
+  std::filesystem::path launch_abi_include_dir;  // <kta/launch.h> for launchers
+};
+
 // Settings of a device, with defaults that suit `kta eval` on the cpu device.
 struct DeviceOptions {
   unsigned threads = 0;                 // cpu: OS threads that run blocks; 0: all cores
   int warp_size = 64;                   // cpu: 64 as on AMD, or 32
   size_t shared_mem_limit = 64 * 1024;  // bytes per block, static + dynamic
   int max_threads_per_block = 1024;
-  std::filesystem::path cache_dir;  // empty: $KTA_CACHE_DIR, $XDG_CACHE_HOME/kta, ~/.cache/kta
-  std::string compiler;             // cpu: host C++ compiler; empty: $KTA_CXX, else the build's
+  std::filesystem::path cache_dir;  // kta's cache (Settings::cache_dir); empty: see cache_root()
+  std::string compiler;             // cpu: host C++ compiler; empty: the build's
   double launch_timeout_s = 10;     // isolated: wall time of one launch/call before the kill
   double compile_timeout_s = 120;   // wall time of one compile
   size_t memory_limit =
       size_t(8) << 30;           // isolated: address-space limit of the worker (off under ASan)
   std::filesystem::path worker;  // isolated: the kta-worker binary; empty: found
   size_t fiber_stack_bytes = 128 * 1024;  // cpu: stack of each GPU thread of a synchronizing kernel
-  // isolated: what the worker hosts, "cpu" or "hip:N"
-  std::string device = "cpu";
+  DeviceSpec device;                      // isolated: what the worker hosts
   // The cpu device reports memory of its own (DeviceInfo::own_memory), so a worker stages
   // buffers as it does a GPU's: the tests of that path on machines without a GPU.
   bool cpu_own_memory = false;
+  DeviceLocations locations;
+  // The engine's environment (Settings::environment), read by no device: a worker gets only the
+  // few variables its GPU runtime reads of it (engine/ipc/worker_view.h).
+  std::map<std::string, std::string> environment;
 };
 
-// "cpu", "hip", "hip:N" or "auto" (a GPU when one is present, else cpu). Returns the concrete
-// device, "cpu" or "hip:N", and for auto why it was chosen; throws std::invalid_argument for an
-// unknown spec.
-std::string resolve_device_spec(const std::string& spec, std::string* why = nullptr);
+// kta's cache folder: `configured` (Settings::cache_dir, which the CLI always sets), else one
+// under the temporary folder (tests and benchmarks that set none).
+inline std::filesystem::path cache_root(const std::filesystem::path& configured) {
+  return configured.empty() ? std::filesystem::temp_directory_path() / "kta-cache" : configured;
+}
+
+// "cpu", "hip", "hip:N" or "auto" (a GPU when one is present, asking the hip plugin
+// `hip_plugin`, else cpu). Returns the concrete device and for auto why it was chosen; throws
+// std::invalid_argument for an unknown spec.
+DeviceSpec resolve_device(const std::string& spec, std::string* why = nullptr,
+                          const std::filesystem::path& hip_plugin = {});
+// The same as text: "cpu" or "hip:N".
+std::string resolve_device_spec(const std::string& spec, std::string* why = nullptr,
+                                const std::filesystem::path& hip_plugin = {});
 // A device in this process. Only for trusted code (tests, benchmarks, the worker itself).
 std::unique_ptr<Device> make_device(const std::string& spec, const DeviceOptions& options = {});
 // A device in a child worker process: candidate code runs there, crashes and hangs come back as

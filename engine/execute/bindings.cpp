@@ -85,6 +85,22 @@ uint32_t dim(const model::ExprRef& e, const PointSpec& spec, const model::Task& 
 
 }  // namespace
 
+const char* impl_role_name(ImplRole role) {
+  switch (role) {
+    case ImplRole::reference:
+      return "reference";
+    case ImplRole::baseline:
+      return "baseline";
+    case ImplRole::candidate:
+      return "candidate";
+  }
+  return "?";
+}
+
+DeviceRole device_role(ImplRole role) {
+  return role == ImplRole::candidate ? DeviceRole::candidate : DeviceRole::trusted;
+}
+
 bool is_output(const model::Tensor& t) { return t.role != model::TensorRole::input; }
 bool is_input(const model::Tensor& t) { return t.role != model::TensorRole::output; }
 

@@ -13,9 +13,17 @@
 
 namespace kta::engine {
 
-// A compiled implementation (reference, baseline or candidate) on a device.
+// The task's implementations: the reference judges outputs, the baseline sets the time to beat,
+// the candidate is what is judged.
+enum class ImplRole { reference, baseline, candidate };
+const char* impl_role_name(ImplRole role);  // "reference", "baseline", "candidate"
+// The candidate runs on a device of its own; the reference and the baseline (the task's own code)
+// on the trusted one.
+DeviceRole device_role(ImplRole role);
+
+// A compiled implementation on a device.
 struct Impl {
-  std::string role;  // "reference" "baseline" "candidate"
+  ImplRole role = ImplRole::reference;
   Device* device = nullptr;
   uint64_t module = 0;
   model::Entry entry;

@@ -8,8 +8,6 @@
 #include <thread>
 #include <vector>
 
-#include "engine/execute/job_runner.h"
-
 namespace kta::engine {
 
 struct DevicePool::State {
@@ -19,7 +17,7 @@ struct DevicePool::State {
   std::vector<std::unique_ptr<Device>> idle_trusted;
   std::future<std::unique_ptr<Device>> spare;          // the next candidate device, starting
   std::future<std::unique_ptr<Device>> first_trusted;  // prestart(): the first trusted device
-  std::map<std::string, int> opened;
+  std::map<DeviceKey, int> opened;
   bool closing = false;
 
   // Devices are started ahead of time on one thread that lives as long as the pool: a worker
@@ -32,18 +30,19 @@ struct DevicePool::State {
   std::condition_variable wake;
   std::deque<std::packaged_task<std::unique_ptr<Device>()>> queue;
 
-  std::unique_ptr<Device> open(const std::string& role) {
+  std::unique_ptr<Device> open(DeviceKey key) {
     {
       std::lock_guard lock(mu);
-      ++opened[role];
+      ++opened[key];
     }
-    return make(role);
+    return make(key);
   }
   // Under `mu`.
   void start_spare() {
     if (spares_left <= 0 || spare.valid() || closing) return;
     --spares_left;
-    std::packaged_task<std::unique_ptr<Device>()> task([this] { return open(kCandidate); });
+    std::packaged_task<std::unique_ptr<Device>()> task(
+        [this] { return open({DeviceRole::candidate}); });
     spare = task.get_future();
     queue.push_back(std::move(task));
     if (!starter.joinable()) starter = std::thread([this] { run_starter(); });
@@ -166,7 +165,7 @@ void DevicePool::prestart() {
   std::lock_guard lock(s->mu);
   if (s->closing || s->first_trusted.valid() || s->trusted_starter.joinable()) return;
   auto task = std::make_shared<std::packaged_task<std::unique_ptr<Device>()>>(
-      [raw = s.get()] { return raw->open(kTrusted); });
+      [raw = s.get()] { return raw->open({DeviceRole::trusted}); });
   s->first_trusted = task->get_future();
   s->trusted_starter = std::thread([raw = s.get(), task] {
     (*task)();
@@ -178,8 +177,8 @@ void DevicePool::prestart() {
 
 DeviceFactory DevicePool::factory() {
   std::shared_ptr<State> s = state_;
-  return [s](const std::string& role) -> std::unique_ptr<Device> {
-    if (role == kTrusted) {
+  return [s](DeviceKey key) -> std::unique_ptr<Device> {
+    if (key == DeviceKey{DeviceRole::trusted}) {
       std::unique_ptr<Device> d;
       std::future<std::unique_ptr<Device>> first;
       {
@@ -200,10 +199,10 @@ DeviceFactory DevicePool::factory() {
         } catch (const std::exception&) {
         }
       }
-      if (!d) d = s->open(role);
+      if (!d) d = s->open(key);
       return std::make_unique<PooledDevice>(s, std::move(d));
     }
-    if (role == kCandidate) {
+    if (key == DeviceKey{DeviceRole::candidate}) {
       std::future<std::unique_ptr<Device>> mine;
       {
         std::lock_guard lock(s->mu);
@@ -217,15 +216,15 @@ DeviceFactory DevicePool::factory() {
         } catch (const std::exception&) {
         }
       }
-      return s->open(role);
+      return s->open(key);
     }
-    return s->open(role);
+    return s->open(key);
   };
 }
 
-int DevicePool::opened(const std::string& role) const {
+int DevicePool::opened(DeviceKey key) const {
   std::lock_guard lock(state_->mu);
-  auto it = state_->opened.find(role);
+  auto it = state_->opened.find(key);
   return it == state_->opened.end() ? 0 : it->second;
 }
 

@@ -5,7 +5,7 @@
 //  - candidate devices are never reused (a candidate could leave threads or state behind), but
 //    the next one is started in the background while the current job runs, so a job finds its
 //    candidate worker ready.
-// Other roles pass through to the factory unchanged.
+// Python runner devices pass through to the factory unchanged.
 #pragma once
 
 #include <memory>
@@ -31,8 +31,8 @@ class DevicePool {
   // before its first job asks for them. Call at most once, before any job runs.
   void prestart();
 
-  // Devices the underlying factory made so far, per role (benchmarks and tests).
-  int opened(const std::string& role) const;
+  // Devices the underlying factory made so far, per key (benchmarks and tests).
+  int opened(DeviceKey key) const;
 
   struct State;
 

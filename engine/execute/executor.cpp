@@ -8,6 +8,11 @@
 
 namespace kta::engine {
 
+std::string device_key_name(DeviceKey key) {
+  std::string name = device_role_name(key.role);
+  return key.flavor == DeviceFlavor::python ? name + "-python" : name;
+}
+
 std::vector<TaskOutcome> execute(const Plan& plan, ResultStore& store,
                                  const ExecuteOptions& options) {
   if (!options.make_device) throw std::invalid_argument("execute: no device factory");

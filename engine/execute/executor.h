@@ -19,12 +19,22 @@
 
 namespace kta::engine {
 
-// Makes a device for one role of one job: "trusted" (reference and baseline) or "candidate".
+// Which process serves a role's entries: its worker for HIP entries, its python runner
+// (engine/device/python) for Python entries (torch, triton), on the same device spec.
+enum class DeviceFlavor { native, python };
+
+// The device one job asks for: a role (trusted: reference and baseline; candidate) and a flavor.
 // The candidate never shares a process with the reference, so reference outputs never reach it.
-// Python entries (torch, triton) ask for "trusted-python" / "candidate-python": the role's python
-// runner (engine/runner), on the same device spec.
-using DeviceFactory = std::function<std::unique_ptr<Device>(const std::string& role)>;
-inline const std::string kPythonSuffix = "-python";
+struct DeviceKey {
+  DeviceRole role = DeviceRole::trusted;
+  DeviceFlavor flavor = DeviceFlavor::native;
+  auto operator<=>(const DeviceKey&) const = default;
+};
+// "trusted", "candidate", "trusted-python", "candidate-python" (messages).
+std::string device_key_name(DeviceKey key);
+
+// Makes a device for one key of one job.
+using DeviceFactory = std::function<std::unique_ptr<Device>(DeviceKey key)>;
 
 // What the audit hook concludes for one candidate.
 struct AuditVerdict {

@@ -77,8 +77,8 @@ void JobRunner::step(const PlanStep& s) {
     r = StepResult{};
     r.outcome = StepOutcome::error;
     r.reason = e.what();
-    drop_device(kTrusted);
-    drop_device(kCandidate);
+    drop_device(DeviceRole::trusted);
+    drop_device(DeviceRole::candidate);
   }
   rec = StepRecord{};
   rec.key = s.key;
@@ -109,10 +109,10 @@ StepResult JobRunner::run_step(StepKind kind) {
     case StepKind::prepare:
       return prepare();
     case StepKind::baseline_compile:
-      return compile("baseline");
+      return compile(ImplRole::baseline);
     case StepKind::candidate_compile:
       if (!gates_.prepared) return skipped("candidate was not prepared");
-      return compile("candidate");
+      return compile(ImplRole::candidate);
     case StepKind::visible_correctness:
       if (!gates_.candidate_compiled) return skipped("candidate did not compile");
       return correctness(false);
@@ -215,31 +215,26 @@ void JobRunner::apply_report(const StepRecord& rec) {
   }
 }
 
-Device& JobRunner::device(const std::string& role, model::Flavor flavor) {
-  bool python = flavor != model::Flavor::hip;
-  auto& slot = role == kCandidate ? (python ? candidate_python_ : candidate_)
-                                  : (python ? trusted_python_ : trusted_);
+Device& JobRunner::device(DeviceRole role, model::Flavor flavor) {
+  const DeviceKey key{role,
+                      flavor == model::Flavor::hip ? DeviceFlavor::native : DeviceFlavor::python};
+  std::unique_ptr<Device>& slot = devices_[key];
   if (!slot) {
-    std::string name = python ? role + kPythonSuffix : role;
     auto span = profile_.span("devices");
-    slot = options_.make_device(name);
-    if (!slot) throw std::runtime_error("no device for role " + name);
+    slot = options_.make_device(key);
+    if (!slot) throw std::runtime_error("no device for role " + device_key_name(key));
   }
   return *slot;
 }
 
-void JobRunner::drop_device(const std::string& role) {
-  if (role == kCandidate) {
-    candidate_.reset();
-    candidate_python_.reset();
-    candidate_impl_.reset();
+void JobRunner::drop_device(DeviceRole role) {
+  for (DeviceFlavor flavor : {DeviceFlavor::native, DeviceFlavor::python})
+    devices_.erase({role, flavor});
+  for (ImplRole r : {ImplRole::reference, ImplRole::baseline, ImplRole::candidate})
+    if (device_role(r) == role) impl_slot(r).reset();
+  if (role == DeviceRole::candidate) {
     baseline_cross_.reset();
     cross_tried_ = false;
-  } else {
-    trusted_.reset();
-    trusted_python_.reset();
-    reference_.reset();
-    baseline_.reset();
   }
 }
 

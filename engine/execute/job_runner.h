@@ -13,6 +13,7 @@
 #include "engine/agents/agent_run.h"
 #include "engine/execute/bindings.h"
 #include "engine/execute/executor.h"
+#include "engine/execute/judge.h"
 #include "engine/execute/point_protocol.h"
 #include "engine/execute/reference_cache.h"
 #include "engine/execute/step_profile.h"
@@ -42,6 +43,12 @@ struct GateLedger {
   std::optional<bool> heldout_baseline, heldout_candidate;
 };
 
+// What one implementation's checks concluded so far in a correctness step.
+struct RoleChecks {
+  std::optional<std::string> first_failure;  // the first check it failed, where
+  bool dead = false;  // it does not compile, or a launch crashed or hung: not launched again
+};
+
 class JobRunner {
  public:
   JobRunner(const Plan& plan, const TaskJob& job, SharedStore& store,
@@ -57,8 +64,20 @@ class JobRunner {
 
   // Steps (each in its own file: step_*.cpp).
   StepResult prepare();
-  StepResult compile(const std::string& role);
+  StepResult compile(ImplRole role);
   StepResult correctness(bool heldout);
+  // Every seed of one point: the reference's outputs, then each role's launch judged against
+  // them (candidate records into `shapes`). Returns why the reference gave no outputs, which
+  // ends the step.
+  std::optional<std::string> check_point(const std::vector<model::ShapePoint>& points, size_t i,
+                                         bool heldout, const std::vector<ImplRole>& roles,
+                                         std::map<ImplRole, RoleChecks>& checks,
+                                         std::vector<ShapeRecord>& shapes);
+  // One launch of `im` on its buffers `set` (made on first use) judged against the reference's
+  // outputs `want` (its error figures into `rec`); a launch that did not run drops the role's
+  // device.
+  CheckResult check_launch(const Impl& im, const PointSpec& spec, const HostSet& in,
+                           const HostSet& want, ShapeRecord& rec, std::unique_ptr<DeviceSet>& set);
   StepResult performance(bool heldout);
   StepResult audit();
   PointJob point_job(const Impl& base, const Impl& cand, const Impl* cross,
@@ -70,11 +89,12 @@ class JobRunner {
 
   // Devices and compiled implementations, made on first use and remade after a failure. Python
   // entries (torch, triton) run on the role's python runner device, HIP entries on its device.
-  Device& device(const std::string& role, model::Flavor flavor = model::Flavor::hip);
-  void drop_device(const std::string& role);
-  const Impl* impl(const std::string& role, std::string* error);
+  Device& device(DeviceRole role, model::Flavor flavor = model::Flavor::hip);
+  void drop_device(DeviceRole role);
+  const Impl* impl(ImplRole role, std::string* error);
+  std::optional<Impl>& impl_slot(ImplRole role);
   const Impl* baseline_on_candidate_device();
-  CompileResult compile_on(const std::string& role, const model::Entry& entry);
+  CompileResult compile_on(ImplRole role, const model::Entry& entry);
 
   // Engine-drawn inputs for one (point, seed), drawn once per job (memo_).
   std::shared_ptr<const HostSet> inputs(const PointSpec& spec, uint64_t seed);
@@ -96,7 +116,7 @@ class JobRunner {
   ReferenceCache cache_;
   std::filesystem::path workspace_;
 
-  std::unique_ptr<Device> trusted_, candidate_, trusted_python_, candidate_python_;
+  std::map<DeviceKey, std::unique_ptr<Device>> devices_;
   // Set when this device cannot run the task at all (triton without a GPU): every later step is
   // skipped with this reason and the task counts as skipped, never as passed or failed.
   std::string unavailable_;
@@ -132,9 +152,5 @@ class JobRunner {
   GateLedger gates_;
   TaskOutcome outcome_;
 };
-
-// Names of device roles.
-inline const std::string kTrusted = "trusted";
-inline const std::string kCandidate = "candidate";
 
 }  // namespace kta::engine

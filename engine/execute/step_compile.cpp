@@ -33,15 +33,14 @@ void take_notes(const std::string& log, std::vector<Note>* notes) {
 
 }  // namespace
 
-CompileResult JobRunner::compile_on(const std::string& role, const model::Entry& entry) {
+CompileResult JobRunner::compile_on(ImplRole role, const model::Entry& entry) {
   CompileRequest req;
-  const std::string& device_role = role == "candidate" ? kCandidate : kTrusted;
   if (entry.flavor != model::Flavor::hip) {
     req.source = entry.file;
     req.entry = entry.symbol;
     req.flavor = flavor_name(entry.flavor);
     req.mode = entry.mode == model::EntryMode::module ? "module" : "function";
-    Device& d = device(device_role, entry.flavor);
+    Device& d = device(device_role(role), entry.flavor);
     auto span = profile_.span("compile");
     return d.compile(req);
   }
@@ -51,7 +50,7 @@ CompileResult JobRunner::compile_on(const std::string& role, const model::Entry&
   if (!req.launcher) req.signature = declared_signature(job_.task, entry);
   // Headers next to the task's sources resolve from a workspace copy too.
   req.options.extra_flags.push_back("-I" + job_.task.dir.string());
-  Device& d = device(device_role);
+  Device& d = device(device_role(role));
   CompileResult res;
   {
     auto span = profile_.span("compile");
@@ -63,7 +62,7 @@ CompileResult JobRunner::compile_on(const std::string& role, const model::Entry&
   return res;
 }
 
-StepResult JobRunner::compile(const std::string& role) {
+StepResult JobRunner::compile(ImplRole role) {
   StepResult r;
   std::string error;
   const Impl* done = impl(role, &error);
@@ -92,13 +91,23 @@ StepResult JobRunner::compile(const std::string& role) {
 
 // Compiles on first use; a resumed run recompiles silently (the device's compile cache makes it
 // cheap) without recording the compile step again.
-const Impl* JobRunner::impl(const std::string& role, std::string* error) {
-  std::optional<Impl>& slot = role == "candidate"  ? candidate_impl_
-                              : role == "baseline" ? baseline_
-                                                   : reference_;
+std::optional<Impl>& JobRunner::impl_slot(ImplRole role) {
+  switch (role) {
+    case ImplRole::baseline:
+      return baseline_;
+    case ImplRole::candidate:
+      return candidate_impl_;
+    case ImplRole::reference:
+      break;
+  }
+  return reference_;
+}
+
+const Impl* JobRunner::impl(ImplRole role, std::string* error) {
+  std::optional<Impl>& slot = impl_slot(role);
   if (slot) return &*slot;
-  model::Entry entry = role == "baseline" ? job_.task.baseline : job_.task.reference;
-  if (role == "candidate") {
+  model::Entry entry = role == ImplRole::baseline ? job_.task.baseline : job_.task.reference;
+  if (role == ImplRole::candidate) {
     if (!prepared_) prepared_ = prepare_candidate(job_, workspace_);
     if (!prepared_->ok) {
       *error = prepared_->reason;
@@ -128,7 +137,7 @@ const Impl* JobRunner::impl(const std::string& role, std::string* error) {
   }
   Impl i;
   i.role = role;
-  i.device = &device(role == "candidate" ? kCandidate : kTrusted, entry.flavor);
+  i.device = &device(device_role(role), entry.flavor);
   i.module = res.module;
   i.entry = entry;
   slot = i;
@@ -144,13 +153,13 @@ const Impl* JobRunner::baseline_on_candidate_device() {
   if (baseline_cross_ || cross_tried_) return baseline_cross_ ? &*baseline_cross_ : nullptr;
   cross_tried_ = true;
   std::string error;
-  const Impl* cand = impl("candidate", &error);
+  const Impl* cand = impl(ImplRole::candidate, &error);
   if (cand == nullptr || cand->entry.flavor != job_.task.baseline.flavor) return nullptr;
-  CompileResult res = compile_on("candidate", job_.task.baseline);
+  CompileResult res = compile_on(ImplRole::candidate, job_.task.baseline);
   if (!res.ok) return nullptr;
   Impl i;
-  i.role = "baseline";
-  i.device = &device(kCandidate, job_.task.baseline.flavor);
+  i.role = ImplRole::baseline;
+  i.device = &device(DeviceRole::candidate, job_.task.baseline.flavor);
   i.module = res.module;
   i.entry = job_.task.baseline;
   baseline_cross_ = i;

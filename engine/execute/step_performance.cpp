@@ -63,8 +63,8 @@ StepResult JobRunner::performance(bool heldout) {
   const auto& points = heldout ? job_.heldout : job_.visible;
   const auto& task = job_.task;
   std::string error;
-  const Impl* base = impl("baseline", &error);
-  const Impl* cand = base ? impl("candidate", &error) : nullptr;
+  const Impl* base = impl(ImplRole::baseline, &error);
+  const Impl* cand = base ? impl(ImplRole::candidate, &error) : nullptr;
   if (!base || !cand) {
     r.outcome = StepOutcome::error;
     r.reason = error;
@@ -104,8 +104,8 @@ StepResult JobRunner::performance(bool heldout) {
       r.outcome = pt.outcome;
       r.reason = pt.reason;
       if (!pt.rec.speedup) {  // the launch failed: the workers are gone
-        drop_device(kCandidate);
-        drop_device(kTrusted);
+        drop_device(DeviceRole::candidate);
+        drop_device(DeviceRole::trusted);
       }
       break;
     }

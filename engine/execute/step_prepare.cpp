@@ -30,7 +30,7 @@ StepResult JobRunner::prepare() {
     // the baseline-compile step).
     if (job_.task.baseline.flavor != model::Flavor::hip) {
       std::string error;
-      if (!impl("baseline", &error) && !unavailable_.empty()) {
+      if (!impl(ImplRole::baseline, &error) && !unavailable_.empty()) {
         r.outcome = StepOutcome::skip;
         r.reason = unavailable_;
         r.payload.unavailable = true;

@@ -320,10 +320,4 @@ bool read_available(int fd, std::string* out, size_t cap, bool* truncated) {
   return true;
 }
 
-std::vector<std::string> current_environment() {
-  std::vector<std::string> env;
-  for (char** e = environ; e != nullptr && *e != nullptr; ++e) env.emplace_back(*e);
-  return env;
-}
-
 }  // namespace kta::engine::ipc

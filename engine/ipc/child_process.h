@@ -102,7 +102,4 @@ class ChildProcess {
 // and dropped; *truncated tells). False at end of file or on an error.
 bool read_available(int fd, std::string* out, size_t cap, bool* truncated = nullptr);
 
-// This process's environment, "NAME=value" each (a starting point for SpawnSpec::env).
-std::vector<std::string> current_environment();
-
 }  // namespace kta::engine::ipc

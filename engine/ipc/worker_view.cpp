@@ -145,14 +145,17 @@ int worker_status(const WorkerIsolation& isolation, int status) {
   return code > 128 && code < 128 + 65 ? code - 128 : status;
 }
 
-std::vector<std::string> worker_environment(const std::vector<std::string>& names) {
+std::vector<std::string> worker_environment(const std::map<std::string, std::string>& engine,
+                                            const std::vector<std::string>& names) {
+  auto value = [&](const std::string& name) {
+    auto it = engine.find(name);
+    return it == engine.end() ? std::string() : it->second;
+  };
   std::vector<std::string> env = {std::string("PATH=") + kPath, "HOME=/tmp", "TMPDIR=/tmp"};
-  const char* lang = std::getenv("LANG");
-  env.push_back(std::string("LANG=") + (lang != nullptr && *lang != 0 ? lang : "C.UTF-8"));
-  for (const std::string& name : names) {
-    const char* v = std::getenv(name.c_str());
-    if (v != nullptr && *v != 0) env.push_back(name + "=" + v);
-  }
+  const std::string lang = value("LANG");
+  env.push_back("LANG=" + (lang.empty() ? std::string("C.UTF-8") : lang));
+  for (const std::string& name : names)
+    if (std::string v = value(name); !v.empty()) env.push_back(name + "=" + v);
   return env;
 }
 

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -54,8 +55,10 @@ std::vector<std::string> spawn_environment(const WorkerIsolation& isolation,
 int worker_status(const WorkerIsolation& isolation, int status);
 
 // The environment a worker gets: PATH (the system's), HOME and TMPDIR (the private /tmp), LANG,
-// and those of `names` that are set here; nothing else of the engine's environment.
-std::vector<std::string> worker_environment(const std::vector<std::string>& names);
+// and those of `names` that are set in `engine` (the engine's environment, as Settings read it);
+// nothing else of it.
+std::vector<std::string> worker_environment(const std::map<std::string, std::string>& engine,
+                                            const std::vector<std::string>& names);
 
 // A folder of this process (mode 0700 under the temporary folder, removed with the object) into
 // which the engine copies the sources a worker compiles or imports; the worker sees it

@@ -128,6 +128,21 @@ TEST_F(Workspace, PromptListsVisibleShapesOnly) {
   EXPECT_EQ(engine::language_cheatsheet(model::TaskKind::triton2triton), "triton");
 }
 
+TEST_F(Workspace, PromptNamesTheDeviceItRunsOn) {
+  fs::path prompts = prompts_with_cheatsheets(dir / "prompts");
+  std::string error;
+  auto cpu = engine::build_prompt(plan.jobs[0], "cpu", prompts, &error);
+  ASSERT_TRUE(cpu) << error;
+  EXPECT_NE(cpu->find("kta's cpu device"), std::string::npos) << *cpu;
+  auto gpu = engine::build_prompt(plan.jobs[0], "hip:1", prompts, &error);
+  ASSERT_TRUE(gpu) << error;
+  EXPECT_NE(gpu->find("the GPU device `hip:1`"), std::string::npos) << *gpu;
+  EXPECT_EQ(cpu->find("the GPU device"), std::string::npos);
+  const bool nvidia = fs::exists("/proc/driver/nvidia/version");
+  EXPECT_EQ(engine::arch_cheatsheet("hip:0"), nvidia ? "nvidia-hopper" : "amd-cdna3");
+  EXPECT_EQ(engine::arch_cheatsheet("fake"), "amd-cdna3");
+}
+
 TEST_F(Workspace, PromptNamesAMissingCheatsheet) {
   fs::create_directories(dir / "bare");
   fs::copy_file(engine::prompts_dir() / "optimize.md", dir / "bare" / "optimize.md");

@@ -1,6 +1,7 @@
 // What a GPU would refuse or a broken kernel does: deadlocks, invalid geometry, shared memory
 // over the limit, device asserts, compile errors at the right line, signature mismatches.
 #include "engine/device/cpu/cpu_device.h"
+#include "engine/device/cpu/kernel_build.h"
 #include "support/device_test_support.h"
 
 namespace kta::test {
@@ -117,6 +118,29 @@ TEST_F(Errors, MissingEntryAndMissingSource) {
   req.launcher = true;
   EXPECT_EQ(dev.compile(req).error,
             "entry 'plain' must be declared extern \"C\" int plain(const kta_call*)");
+}
+
+// The compiler and the device model's headers are where the options say (Settings fills them from
+// $KTA_CXX and $KTA_CPU_RUNTIME_INCLUDE), not where the process's environment points.
+TEST(BuildLocations, TheConfiguredCompilerAndHeadersAreTheOnesUsed) {
+  CompileRequest req;
+  req.source = kernel_path("vector_add.hip");
+  req.entry = "vector_add";
+  DeviceOptions o = device_test_options();
+  o.compiler = "/nonexistent/kta-cxx";
+  cpu::BuildResult b = cpu::build_module(req, o);
+  EXPECT_FALSE(b.ok);
+  EXPECT_NE((b.error + b.log).find("/nonexistent/kta-cxx"), std::string::npos) << b.error << "\n"
+                                                                               << b.log;
+  o = device_test_options();
+  o.locations.cpu_runtime_include = "/nonexistent/kta-runtime-include";
+  b = cpu::build_module(req, o);
+  EXPECT_FALSE(b.ok);
+  EXPECT_NE((b.error + b.log).find("hip/hip_runtime.h"), std::string::npos) << b.error << "\n"
+                                                                            << b.log;
+  EXPECT_EQ(cpu::runtime_include_dir(o), "/nonexistent/kta-runtime-include");
+  o.locations.cpu_runtime_lib = "/nonexistent/libkta_cpu_runtime.so";
+  EXPECT_EQ(cpu::runtime_library_path(o), "/nonexistent/libkta_cpu_runtime.so");
 }
 
 TEST_F(Errors, SanitizeNeedsTheIsolatedDevice) {

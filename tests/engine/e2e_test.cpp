@@ -240,6 +240,28 @@ TEST_F(E2E, GoldenResultsJsonWithTimingsMasked) {
   kta::test::expect_golden(kCases / "golden" / "saxpy.expected.json", masked(file).dump(2) + "\n");
 }
 
+// kta's variables reach the devices through its settings, read once: the compile and reference
+// caches are where $KTA_CACHE_DIR says, and the worker started is the one $KTA_WORKER names.
+TEST_F(E2E, TheEnvironmentReachesTheDevicesThroughSettings) {
+  const fs::path cache = dir / "own-cache";
+  env["KTA_CACHE_DIR"] = cache.string();
+  json t = eval_case("wrong");
+  EXPECT_TRUE(t.value("compiled", false)) << reason(t);
+  bool compiled_there = false;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(cache / "cpu", ec))
+    compiled_there = compiled_there || e.path().extension() == ".so";
+  EXPECT_TRUE(compiled_there) << "no compiled kernel under " << cache / "cpu";
+  EXPECT_TRUE(fs::exists(cache / "reference" / ".kta-key"));
+
+  env["KTA_WORKER"] = "/nonexistent/kta-worker";
+  fs::path out = dir / "no-worker";
+  KtaRun r = kta("eval " + (kCases / "vadd" / "vadd.kta").string() +
+                 " --device cpu --quick --output " + out.string());
+  std::string said = r.err + slurp(out / "results.json");
+  EXPECT_NE(said.find("/nonexistent/kta-worker"), std::string::npos) << said;
+}
+
 TEST_F(E2E, InputsAreDeterministicAcrossRuns) {
   // Separate caches, so the reference is recomputed from freshly drawn inputs each time.
   json a, b;

@@ -76,7 +76,7 @@ class EngineFixture : public ::testing::Test {
     eo.jobs = jobs;
     eo.cache_dir = root / "cache";
     auto reg = registry;
-    eo.make_device = [reg](const std::string&) { return std::make_unique<FakeDevice>(reg); };
+    eo.make_device = [reg](engine::DeviceKey) { return std::make_unique<FakeDevice>(reg); };
     if (factory) eo.make_device = factory;
     auto out = engine::execute(plan, *store, eo);
     steps = store->steps();

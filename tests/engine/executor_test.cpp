@@ -297,9 +297,9 @@ TEST_F(ExecutorTest, AWorkerThatDiesUnderTimingFailsThePerformanceStepByName) {
 // Factories whose candidate-side devices time everything `factor` times slower than the trusted
 // ones: two workers that run the same code differently.
 engine::DeviceFactory skewed_workers(std::shared_ptr<FakeRegistry> reg, double factor) {
-  return [reg, factor](const std::string& role) {
+  return [reg, factor](engine::DeviceKey key) {
     auto d = std::make_unique<FakeDevice>(reg);
-    if (role.rfind("candidate", 0) == 0) d->time_factor = factor;
+    if (key.role == engine::DeviceRole::candidate) d->time_factor = factor;
     return d;
   };
 }

@@ -15,16 +15,16 @@ namespace {
 
 using engine::hip::ClockReader;
 
-// Holds the fake open (so its counters outlive a reader that closes it) and sets its script.
+// Holds the fake open (so its counters and script outlive a reader that closes it, and the
+// reader's dlopen finds this instance) and sets its script.
 class FakeSmi {
  public:
   explicit FakeSmi(const char* mode) {
-    setenv("KTA_FAKE_SMI", mode, 1);
     lib_ = dlopen(KTA_FAKE_SMI_FILE, RTLD_NOW | RTLD_LOCAL);
+    if (lib_ != nullptr) *static_cast<const char**>(dlsym(lib_, "kta_fake_smi_mode")) = mode;
   }
   ~FakeSmi() {
     if (lib_ != nullptr) dlclose(lib_);
-    unsetenv("KTA_FAKE_SMI");
   }
   bool loaded() const { return lib_ != nullptr; }
   int counter(const char* name) const { return *static_cast<int*>(dlsym(lib_, name)); }

@@ -49,11 +49,17 @@ TEST(HipPluginLoader, NotALibraryIsRefusedWithAReason) {
 }
 
 TEST(HipPluginLoader, DefaultPathIsBesideTheRunningBinary) {
-  ::unsetenv("KTA_HIP_PLUGIN");
   EXPECT_EQ(hip_plugin_path().filename(), "libkta_hip.so");
-  ::setenv("KTA_HIP_PLUGIN", "/x/y.so", 1);
-  EXPECT_EQ(hip_plugin_path(), fs::path("/x/y.so"));
-  ::unsetenv("KTA_HIP_PLUGIN");
+  EXPECT_EQ(hip_plugin_path({}).parent_path(), fs::read_symlink("/proc/self/exe").parent_path());
+  EXPECT_EQ(hip_plugin_path("/x/y.so"), fs::path("/x/y.so"));
+}
+
+TEST(HipPluginLoader, AConfiguredPluginIsTheOneLoaded) {
+  DeviceOptions o;
+  o.locations.hip_plugin = "/nonexistent/kta-plugin/libkta_hip.so";
+  HipLoad l = load_hip_device(o, 0);
+  EXPECT_EQ(l.device, nullptr);
+  EXPECT_NE(l.error.find("no /nonexistent/kta-plugin/libkta_hip.so"), std::string::npos) << l.error;
 }
 
 TEST(HipPluginLoader, RealPluginLoadsOrExplainsWhyNot) {

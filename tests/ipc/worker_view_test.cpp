@@ -6,8 +6,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 
 #include "engine/ipc/command.h"
@@ -26,11 +28,24 @@ TEST(WorkerView, WithoutIsolationTheCommandIsUnchanged) {
 }
 
 TEST(WorkerView, TheEnvironmentIsMinimal) {
-  std::vector<std::string> env = worker_environment({"KTA_SURELY_UNSET_VARIABLE"});
+  std::vector<std::string> env =
+      worker_environment({{"KTA_SECRET", "x"}}, {"KTA_SURELY_UNSET_VARIABLE"});
   for (const std::string& e : env) {
     std::string name = e.substr(0, e.find('='));
     EXPECT_TRUE(name == "PATH" || name == "HOME" || name == "TMPDIR" || name == "LANG") << e;
   }
+  EXPECT_NE(std::find(env.begin(), env.end(), "LANG=C.UTF-8"), env.end());
+}
+
+TEST(WorkerView, NamedVariablesComeFromTheEngineEnvironmentItIsGiven) {
+  std::map<std::string, std::string> engine = {
+      {"LANG", "de_DE.UTF-8"}, {"CUDA_VISIBLE_DEVICES", "1"}, {"KTA_SECRET", "x"}, {"EMPTY", ""}};
+  std::vector<std::string> env =
+      worker_environment(engine, {"CUDA_VISIBLE_DEVICES", "EMPTY", "KTA_SURELY_UNSET_VARIABLE"});
+  std::vector<std::string> want = {
+      "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME=/tmp",
+      "TMPDIR=/tmp", "LANG=de_DE.UTF-8", "CUDA_VISIBLE_DEVICES=1"};
+  EXPECT_EQ(env, want);
 }
 
 class Sandboxed : public ::testing::Test {
@@ -61,7 +76,7 @@ class Sandboxed : public ::testing::Test {
 TEST_F(Sandboxed, SeesWhatItIsShownAndNothingElse) {
   WorkerView view;
   view.readable = {dir / "shown"};
-  view.env = worker_environment({});
+  view.env = worker_environment({}, {});
   std::string out = in_view("cat " + (dir / "shown" / "a.txt").string() + "; cat " +
                                 (dir / "hidden" / "secret.txt").string() +
                                 " 2>&1; ls /usr >/dev/null && echo usr-ok",
@@ -76,7 +91,7 @@ TEST_F(Sandboxed, SeesWhatItIsShownAndNothingElse) {
 
 TEST_F(Sandboxed, HasNoParentInItsProcAndOnlyItsEnvironment) {
   WorkerView view;
-  view.env = worker_environment({});
+  view.env = worker_environment({}, {});
   std::string out =
       in_view("test -e /proc/" + std::to_string(getpid()) + " && echo parent-visible; env", view);
   EXPECT_EQ(out.find("parent-visible"), std::string::npos) << out;

@@ -27,7 +27,8 @@ TEST(RunnerInputs, PythonSeesTheBytesTheHipPathUploads) {
   DeviceOptions o;
   o.cache_dir = KTA_RUNNER_TEST_CACHE;
   auto cpu = make_device("cpu", o);
-  auto py = std::make_unique<PythonDevice>(std::make_shared<RunnerProcess>(RunnerOptions{}), o);
+  auto py = std::make_unique<PythonDevice>(
+      std::make_shared<RunnerProcess>(runner_options(settings_from(process_environment()))), o);
 
   CompileRequest hip;
   hip.source = task.candidate.file;
@@ -42,8 +43,8 @@ TEST(RunnerInputs, PythonSeesTheBytesTheHipPathUploads) {
   torch.mode = "function";
   CompileResult pc = py->compile(torch);
   ASSERT_TRUE(pc.ok) << pc.error << pc.log;
-  Impl hip_impl{"candidate", cpu.get(), hc.module, task.candidate};
-  Impl py_impl{"reference", py.get(), pc.module, task.reference};
+  Impl hip_impl{ImplRole::candidate, cpu.get(), hc.module, task.candidate};
+  Impl py_impl{ImplRole::reference, py.get(), pc.module, task.reference};
 
   PointSpec spec = make_point_spec(task, task.visible.at(0));
   for (uint64_t seed : {0u, 1u, 7u}) {

@@ -4,9 +4,12 @@
 // (the runner is restarted and the next request works), and printed text captured apart from
 // the protocol. One runner serves every test of a suite, as one serves a whole `kta eval`.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 
 #include "engine/device/python/find_python.h"
@@ -34,8 +37,12 @@ DeviceOptions hang_options() {
   return o;
 }
 
+// The runner as `kta` starts it here: the interpreter found as this environment says.
+RunnerOptions test_runner() { return runner_options(settings_from(process_environment())); }
+
 // A device on its own runner (a test that kills its runner does not disturb the others).
-std::unique_ptr<PythonDevice> make_device(RunnerOptions ro = {}, DeviceOptions o = test_options()) {
+std::unique_ptr<PythonDevice> make_device(RunnerOptions ro = test_runner(),
+                                          DeviceOptions o = test_options()) {
   return std::make_unique<PythonDevice>(std::make_shared<RunnerProcess>(ro), o);
 }
 
@@ -75,9 +82,9 @@ struct Tensors {
 class Runner : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    PythonChoice c = find_python();
+    PythonChoice c = find_python(test_runner().search);
     ASSERT_FALSE(c.path.empty()) << c.error;
-    shared_ = std::make_shared<RunnerProcess>(RunnerOptions{});
+    shared_ = std::make_shared<RunnerProcess>(test_runner());
   }
   static void TearDownTestSuite() { shared_.reset(); }
   std::unique_ptr<PythonDevice> device() {
@@ -210,7 +217,7 @@ TEST_F(Runner, InoutIsUpdatedOnceByACallAndOnceByATimedSample) {
 }
 
 TEST(RunnerRestart, HangTimesOutAndTheNextRequestWorks) {
-  auto d = make_device(RunnerOptions{}, hang_options());
+  auto d = make_device(test_runner(), hang_options());
   Tensors t(*d, 4, 4);
   uint64_t hang = compiled(*d, entry("hangs"));
   uint64_t ok = compiled(*d, entry("identity"));
@@ -242,12 +249,12 @@ TEST(RunnerRestart, ExitMidRequestIsNamedAndTheNextRequestWorks) {
 }
 
 TEST(RunnerProtocol, VersionMismatchIsNamed) {
-  RunnerOptions newer;
+  RunnerOptions newer = test_runner();
   newer.protocol_version = 2;
   CompileResult a = make_device(newer)->compile(entry("identity"));
   EXPECT_NE(a.error.find("protocol version mismatch: engine 2, runner 1"), std::string::npos)
       << a.error;
-  RunnerOptions fake;
+  RunnerOptions fake = test_runner();
   fake.script = kFixtures / "bad_version.py";
   CompileResult b = make_device(fake)->compile(entry("identity"));
   EXPECT_NE(b.error.find("protocol version mismatch: engine 1, runner 99"), std::string::npos)
@@ -256,7 +263,7 @@ TEST(RunnerProtocol, VersionMismatchIsNamed) {
 }
 
 TEST(RunnerProtocol, GarbageOnTheSocketIsAProtocolError) {
-  RunnerOptions fake;
+  RunnerOptions fake = test_runner();
   fake.script = kFixtures / "garbage.py";
   CompileResult c = make_device(fake)->compile(entry("identity"));
   EXPECT_FALSE(c.ok);
@@ -264,7 +271,7 @@ TEST(RunnerProtocol, GarbageOnTheSocketIsAProtocolError) {
 }
 
 TEST(RunnerProtocol, MissingInterpreterNamesWhatWasTried) {
-  PythonChoice c = find_python({"kta_no_such_module"});
+  PythonChoice c = find_python(test_runner().search, {"kta_no_such_module"});
   EXPECT_TRUE(c.path.empty());
   EXPECT_NE(c.error.find("no Python interpreter can import kta_no_such_module"), std::string::npos)
       << c.error;
@@ -274,8 +281,39 @@ TEST(RunnerProtocol, MissingInterpreterNamesWhatWasTried) {
   EXPECT_NE(c.error.find("KTA_PYTHON"), std::string::npos) << c.error;
 }
 
+// The one mapping from the environment's settings to the runner's options.
+TEST(RunnerSettings, EveryVariableReachesItsOption) {
+  RunnerOptions o = runner_options(settings_from({{"KTA_PYTHON", "/opt/py/bin/python3"},
+                                                  {"PATH", "/a:/b"},
+                                                  {"KTA_RUNNER", "/r/kta_runner.py"},
+                                                  {"PYTHONPATH", "/p"}}));
+  EXPECT_EQ(o.search.preferred, "/opt/py/bin/python3");
+  EXPECT_EQ(o.search.path, "/a:/b");
+  EXPECT_EQ(o.script, "/r/kta_runner.py");
+  EXPECT_EQ(o.environment.at("PYTHONPATH"), "/p");
+  EXPECT_TRUE(o.python.empty());  // found by the search, not forced
+}
+
+// The interpreter is looked for where the search says, not in this process's environment: a
+// preferred interpreter that is missing is named, then python3 in the given folders is tried.
+TEST(RunnerProtocol, TheSearchItIsGivenIsTheOneMade) {
+  fs::path dir = fs::temp_directory_path() / ("kta-python-search-" + std::to_string(getpid()));
+  fs::create_directories(dir / "bin");
+  {
+    std::ofstream py(dir / "bin" / "python3");
+    py << "#!/bin/sh\necho ok\n";
+  }
+  fs::permissions(dir / "bin" / "python3", fs::perms::owner_all);
+  PythonChoice c = find_python({"/nonexistent/kta-python3", (dir / "bin").string()}, {"json"});
+  EXPECT_EQ(c.path, (dir / "bin" / "python3").string()) << c.error;
+  ASSERT_FALSE(c.tried.empty());
+  EXPECT_EQ(c.tried.front().rfind("KTA_PYTHON=/nonexistent/kta-python3 (", 0), 0u)
+      << c.tried.front();
+  fs::remove_all(dir);
+}
+
 TEST(RunnerProtocol, StartFailureIsNamed) {
-  RunnerOptions bad;
+  RunnerOptions bad = test_runner();
   bad.python = "/nonexistent/python3";
   CompileResult c = make_device(bad)->compile(entry("identity"));
   EXPECT_FALSE(c.ok);

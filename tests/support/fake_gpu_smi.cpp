@@ -1,5 +1,6 @@
 // A fake of the GPU management libraries the hip device's ClockReader opens (NVML and rocm-smi,
-// C ABI as their headers declare it), scripted by $KTA_FAKE_SMI:
+// C ABI as their headers declare it), scripted by the test through kta_fake_smi_mode (the test
+// holds the library open, so the reader's dlopen finds the same instance):
 //   "ok"         one GPU at PCI 0000:17:00.0: SM 1980 MHz, memory 2619 MHz (NVML; graphics 1111
 //                MHz, so a wrong clock type shows), rsmi_frequencies_t in the ROCm 6 layout
 //   "rsmi5"      as "ok", rsmi_frequencies_t in the ROCm 5 layout
@@ -7,16 +8,15 @@
 //                without a driver do
 // Counters let a test see whether the reader still calls in after giving up.
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
+
+extern "C" {
+__attribute__((visibility("default"))) const char* kta_fake_smi_mode = "ok";
+}
 
 namespace {
 
-const char* mode() {
-  const char* m = std::getenv("KTA_FAKE_SMI");
-  return m != nullptr ? m : "ok";
-}
-bool is(const char* m) { return std::strcmp(mode(), m) == 0; }
+bool is(const char* m) { return std::strcmp(kta_fake_smi_mode, m) == 0; }
 int g_device_token = 0;
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "engine/device/remote/asan_report.h"
+#include "engine/device/remote/device_settings.h"
 #include "engine/device/remote/protocol.h"
 #include "engine/ipc/channel.h"
 #include "support/device_test_support.h"
@@ -14,6 +15,66 @@ namespace {
 using namespace engine::remote;
 using engine::ipc::receive_message;
 using engine::ipc::send_message;
+
+// The worker gets everything it knows of kta's configuration in its hello: the device it hosts
+// and where that device's files and tools are.
+TEST(Protocol, DeviceOptionsKeepTheirDeviceAndLocations) {
+  engine::DeviceOptions o;
+  o.device = {engine::DeviceKind::hip, 2};
+  o.cache_dir = "/c";
+  o.compiler = "g++-13";
+  o.locations = {"/rt.so", "/rt", "/k.so", "/cuda", "nvcc-13", "/hip", "/abi"};
+  o.environment = {{"KTA_SECRET", "x"}};
+  nlohmann::json j = to_json(o);
+  EXPECT_EQ(j.at("device"), "hip:2");
+  engine::DeviceOptions back = options_from_json(nlohmann::json::parse(j.dump()));
+  EXPECT_EQ(back.device, o.device);
+  EXPECT_EQ(back.cache_dir, "/c");
+  EXPECT_EQ(back.compiler, "g++-13");
+  const engine::DeviceLocations& l = back.locations;
+  EXPECT_EQ(l.cpu_runtime_lib, "/rt.so");
+  EXPECT_EQ(l.cpu_runtime_include, "/rt");
+  EXPECT_EQ(l.hip_plugin, "/k.so");
+  EXPECT_EQ(l.cuda_include_dir, "/cuda");
+  EXPECT_EQ(l.hip_launcher_compiler, "nvcc-13");
+  EXPECT_EQ(l.hip_include_dir, "/hip");
+  EXPECT_EQ(l.launch_abi_include_dir, "/abi");
+  // The engine's environment stays in the engine.
+  EXPECT_FALSE(j.contains("environment"));
+  EXPECT_TRUE(back.environment.empty());
+}
+
+// The one mapping from the environment's settings to the devices' options.
+TEST(DeviceSettings, EveryVariableReachesItsOption) {
+  engine::Settings s = engine::settings_from({{"KTA_CACHE_DIR", "/c"},
+                                              {"KTA_CXX", "g++-13"},
+                                              {"KTA_WORKER", "/w"},
+                                              {"KTA_CPU_RUNTIME_LIB", "/rt.so"},
+                                              {"KTA_CPU_RUNTIME_INCLUDE", "/rt"},
+                                              {"KTA_HIP_PLUGIN", "/k.so"},
+                                              {"KTA_CUDA_INCLUDE_DIR", "/cuda"},
+                                              {"KTA_HIP_LAUNCHER_COMPILER", "nvcc-13"},
+                                              {"KTA_HIP_INCLUDE_DIR", "/hip"},
+                                              {"KTA_LAUNCH_ABI_INCLUDE_DIR", "/abi"},
+                                              {"CUDA_VISIBLE_DEVICES", "1"}});
+  engine::DeviceOptions o = engine::device_options(s);
+  EXPECT_EQ(o.cache_dir, "/c");
+  EXPECT_EQ(o.compiler, "g++-13");
+  EXPECT_EQ(o.worker, "/w");
+  EXPECT_EQ(o.locations.cpu_runtime_lib, "/rt.so");
+  EXPECT_EQ(o.locations.cpu_runtime_include, "/rt");
+  EXPECT_EQ(o.locations.hip_plugin, "/k.so");
+  EXPECT_EQ(o.locations.cuda_include_dir, "/cuda");
+  EXPECT_EQ(o.locations.hip_launcher_compiler, "nvcc-13");
+  EXPECT_EQ(o.locations.hip_include_dir, "/hip");
+  EXPECT_EQ(o.locations.launch_abi_include_dir, "/abi");
+  EXPECT_EQ(o.environment.at("CUDA_VISIBLE_DEVICES"), "1");
+  // Unset variables leave the build's defaults.
+  engine::DeviceOptions none = engine::device_options(engine::settings_from({}));
+  EXPECT_TRUE(none.worker.empty());
+  EXPECT_TRUE(none.compiler.empty());
+  EXPECT_TRUE(none.locations.hip_plugin.empty());
+}
 
 TEST(Protocol, RoundTripsRequestsWithDescriptors) {
   int sv[2];

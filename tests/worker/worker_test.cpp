@@ -158,6 +158,14 @@ TEST(Factory, SpecsResolve) {
   EXPECT_EQ(engine::resolve_device_spec("hip"), "hip:0");
   EXPECT_THROW(engine::resolve_device_spec("tpu"), std::invalid_argument);
   EXPECT_THROW(engine::resolve_device_spec("hip:x"), std::invalid_argument);
+  EXPECT_EQ(engine::resolve_device("cpu"), (engine::DeviceSpec{engine::DeviceKind::cpu, 0}));
+  EXPECT_EQ(engine::resolve_device("hip:3"), (engine::DeviceSpec{engine::DeviceKind::hip, 3}));
+  EXPECT_EQ(engine::device_spec_name({engine::DeviceKind::hip, 12}), "hip:12");
+  EXPECT_EQ(engine::device_spec_name({}), "cpu");
+  EXPECT_EQ(engine::parse_device_spec("hip:7"), (engine::DeviceSpec{engine::DeviceKind::hip, 7}));
+  EXPECT_EQ(engine::parse_device_spec("auto"), std::nullopt);
+  EXPECT_EQ(engine::parse_device_spec("fake"), std::nullopt);
+  EXPECT_EQ(engine::parse_device_spec("hip:"), std::nullopt);
   auto d = engine::make_isolated_device("cpu", device_test_options());
   EXPECT_EQ(d->info().kind, engine::DeviceKind::cpu);
   if (access("/dev/kfd", F_OK) != 0 && access("/dev/nvidiactl", F_OK) != 0) {

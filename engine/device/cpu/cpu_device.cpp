@@ -39,10 +39,11 @@ struct Runtime {
   decltype(&kta_rt_clear_output) clear_output = nullptr;
 };
 
-Runtime& runtime() {
-  static Runtime rt = [] {
+// Loaded by the first device of the process from `path`: the runtime's state is process-wide,
+// so later devices share that library.
+Runtime& load_runtime(const std::string& path) {
+  static Runtime rt = [&] {
     Runtime r;
-    std::string path = runtime_library_path();
     r.handle = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
     if (r.handle == nullptr) {
       r.error = std::string("cannot load the cpu runtime: ") + dlerror();
@@ -62,6 +63,7 @@ Runtime& runtime() {
   }();
   return rt;
 }
+Runtime& runtime() { return load_runtime({}); }
 
 std::string take_output() {
   Runtime& rt = runtime();
@@ -156,7 +158,7 @@ struct CpuDevice::Module {
 };
 
 CpuDevice::CpuDevice(const DeviceOptions& options) : options_(options) {
-  Runtime& rt = runtime();
+  Runtime& rt = load_runtime(runtime_library_path(options));
   if (!rt.error.empty()) throw std::runtime_error(rt.error);
   kta_rt::RuntimeConfig c{options.threads, uint32_t(options.warp_size), options.shared_mem_limit,
                           uint32_t(options.max_threads_per_block), options.fiber_stack_bytes};

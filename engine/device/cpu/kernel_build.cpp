@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -43,11 +42,6 @@ bool read_file(const fs::path& p, std::string* out) {
   return true;
 }
 
-std::string env_or(const char* name, const std::string& fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != 0 ? std::string(v) : fallback;
-}
-
 // Everything that identifies the compiler and the machine code it emits for -march=native.
 const std::string& toolchain_identity(const std::string& cxx) {
   static std::mutex mu;
@@ -65,25 +59,37 @@ const std::string& toolchain_identity(const std::string& cxx) {
   return cache.emplace(cxx, id).first->second;
 }
 
+// What a build compiles and links with: the host compiler and the cpu runtime.
+struct Toolchain {
+  std::string cxx;
+  std::string runtime_lib;
+  std::string runtime_include;
+};
+
+Toolchain toolchain(const DeviceOptions& o) {
+  return {host_compiler(o), runtime_library_path(o), runtime_include_dir(o)};
+}
+
 // The device model's headers and the runtime ABI: a change invalidates every cached object.
-const std::string& model_identity() {
-  static std::once_flag once;
-  static std::string id;
-  std::call_once(once, [] {
-    id = "abi " + std::to_string(KTA_CPU_RUNTIME_ABI) + " " + runtime_library_path() + "\n";
-    std::vector<fs::path> files;
-    std::error_code ec;
-    for (auto& e : fs::recursive_directory_iterator(runtime_include_dir(), ec)) {
-      if (e.is_regular_file() && e.path().extension() == ".h") files.push_back(e.path());
-    }
-    std::sort(files.begin(), files.end());
-    for (const fs::path& f : files) {
-      std::string text;
-      read_file(f, &text);
-      id += f.filename().string() + "\n" + text;
-    }
-  });
-  return id;
+const std::string& model_identity(const Toolchain& tc) {
+  static std::mutex mu;
+  static std::map<std::pair<std::string, std::string>, std::string> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  auto key = std::make_pair(tc.runtime_lib, tc.runtime_include);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  std::string id = "abi " + std::to_string(KTA_CPU_RUNTIME_ABI) + " " + tc.runtime_lib + "\n";
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (auto& e : fs::recursive_directory_iterator(tc.runtime_include, ec)) {
+    if (e.is_regular_file() && e.path().extension() == ".h") files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const fs::path& f : files) {
+    std::string text;
+    read_file(f, &text);
+    id += f.filename().string() + "\n" + text;
+  }
+  return cache.emplace(key, std::move(id)).first->second;
 }
 
 // Contents of the quoted includes next to the source (two levels), and whether they synchronize.
@@ -170,13 +176,13 @@ std::string trampoline(const CompileRequest& r) {
 // parsing <hip/hip_runtime.h> and the C++ headers under it out of every compile (about 0.5 s of
 // a 1.2 s compile here). GCC only: it checks that the flags match and ignores the file
 // otherwise. Returns the header to -include, or empty (no precompiled header).
-std::string precompiled_header(const std::string& cxx, const std::vector<std::string>& flags,
+std::string precompiled_header(const Toolchain& tc, const std::vector<std::string>& flags,
                                const fs::path& dir, const ipc::CacheKey* auth, double timeout_s) {
-  const std::string& id = toolchain_identity(cxx);
+  const std::string& id = toolchain_identity(tc.cxx);
   if (auth == nullptr || id.find("Free Software Foundation") == std::string::npos ||
       id.find("clang") != std::string::npos)
     return {};
-  std::string key = cxx + "\n" + toolchain_identity(cxx) + "\n" + model_identity();
+  std::string key = tc.cxx + "\n" + toolchain_identity(tc.cxx) + "\n" + model_identity(tc);
   for (const std::string& f : flags) key += f + "\n";
   const std::string name = "pch-" + content_hash(key);
   const fs::path pch_dir = dir / name;
@@ -196,12 +202,12 @@ std::string precompiled_header(const std::string& cxx, const std::vector<std::st
     std::ofstream h(tmp / "kta_pch.h");
     h << "#include <hip/hip_runtime.h>\n";
   }
-  std::vector<std::string> argv = {cxx};
+  std::vector<std::string> argv = {tc.cxx};
   for (const std::string& f : flags) {
     if (f != "-shared" && f != "-x" && f != "c++") argv.push_back(f);
   }
   for (std::string a :
-       {"-I" + runtime_include_dir(), std::string("-x"), std::string("c++-header"),
+       {"-I" + tc.runtime_include, std::string("-x"), std::string("c++-header"),
         (tmp / "kta_pch.h").string(), std::string("-o"), (tmp / "kta_pch.h.gch").string()})
     argv.push_back(a);
   ipc::CommandResult r = ipc::run_command(argv, {.timeout_s = timeout_s});
@@ -278,16 +284,15 @@ std::vector<std::string> compile_flags(const CompileRequest& req, int warp, bool
 }
 
 // The whole compiler command line for the translation unit at `tu_path`.
-std::vector<std::string> compiler_argv(const std::string& cxx,
-                                       const std::vector<std::string>& flags,
+std::vector<std::string> compiler_argv(const Toolchain& tc, const std::vector<std::string>& flags,
                                        const CompileRequest& req, const std::string& pch,
                                        const fs::path& tu_path, const fs::path& so_path) {
-  std::vector<std::string> argv = {cxx};
+  std::vector<std::string> argv = {tc.cxx};
   argv.insert(argv.end(), flags.begin(), flags.end());
   const std::string src_dir =
       req.source.parent_path().empty() ? std::string(".") : req.source.parent_path().string();
   const std::vector<std::string> tail = {
-      "-I" + runtime_include_dir(),
+      "-I" + tc.runtime_include,
       "-iquote",
       src_dir,
       "-include",
@@ -297,8 +302,8 @@ std::vector<std::string> compiler_argv(const std::string& cxx,
       "none",
       "-o",
       so_path.string(),
-      runtime_library_path(),
-      "-Wl,-rpath," + fs::path(runtime_library_path()).parent_path().string()};
+      tc.runtime_lib,
+      "-Wl,-rpath," + fs::path(tc.runtime_lib).parent_path().string()};
   argv.insert(argv.end(), tail.begin(), tail.end());
   return argv;
 }
@@ -322,7 +327,7 @@ std::string compile_failure(const CompileRequest& req, const ipc::CommandResult&
 // Compiles the translation unit into out->library (through a temporary file, so that a reader
 // never sees half an object).
 void compile_into_cache(const CompileRequest& req, const DeviceOptions& opts, const Source& src,
-                        const std::string& cxx, const std::vector<std::string>& flags,
+                        const Toolchain& tc, const std::vector<std::string>& flags,
                         const ipc::CacheKey* auth, BuildResult* out) {
   const fs::path dir = out->library.parent_path();
   std::error_code ec;
@@ -345,8 +350,8 @@ void compile_into_cache(const CompileRequest& req, const DeviceOptions& opts, co
   // Sanitized builds are rare and differ in flags: they parse the header themselves.
   const std::string pch = req.options.sanitize
                               ? std::string()
-                              : precompiled_header(cxx, flags, dir, auth, opts.compile_timeout_s);
-  ipc::CommandResult r = ipc::run_command(compiler_argv(cxx, flags, req, pch, tu_path, so_path),
+                              : precompiled_header(tc, flags, dir, auth, opts.compile_timeout_s);
+  ipc::CommandResult r = ipc::run_command(compiler_argv(tc, flags, req, pch, tu_path, so_path),
                                           {.timeout_s = opts.compile_timeout_s});
   fs::remove(tu_path, ec);
   out->log = replace_all(r.started ? r.output : r.error, tu_path.string(), src.name);
@@ -371,22 +376,16 @@ void compile_into_cache(const CompileRequest& req, const DeviceOptions& opts, co
 
 std::string content_hash(const std::string& data) { return lang::ContentHasher().add(data).hex(); }
 
-std::string runtime_library_path() { return env_or("KTA_CPU_RUNTIME_LIB", KTA_CPU_RUNTIME_LIB); }
-std::string runtime_include_dir() {
-  return env_or("KTA_CPU_RUNTIME_INCLUDE", KTA_CPU_RUNTIME_INCLUDE);
+std::string runtime_library_path(const DeviceOptions& o) {
+  const fs::path& lib = o.locations.cpu_runtime_lib;
+  return lib.empty() ? std::string(KTA_CPU_RUNTIME_LIB) : lib.string();
+}
+std::string runtime_include_dir(const DeviceOptions& o) {
+  const fs::path& dir = o.locations.cpu_runtime_include;
+  return dir.empty() ? std::string(KTA_CPU_RUNTIME_INCLUDE) : dir.string();
 }
 std::string host_compiler(const DeviceOptions& o) {
-  return !o.compiler.empty() ? o.compiler : env_or("KTA_CXX", KTA_HOST_CXX);
-}
-
-fs::path cache_directory(const DeviceOptions& o) {
-  if (!o.cache_dir.empty()) return o.cache_dir;
-  if (const char* d = std::getenv("KTA_CACHE_DIR"); d != nullptr && *d != 0) return d;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x != 0)
-    return fs::path(x) / "kta";
-  if (const char* h = std::getenv("HOME"); h != nullptr && *h != 0)
-    return fs::path(h) / ".cache" / "kta";
-  return fs::temp_directory_path() / "kta-cache";
+  return !o.compiler.empty() ? o.compiler : KTA_HOST_CXX;
 }
 
 BuildResult build_module(const CompileRequest& req, const DeviceOptions& opts) {
@@ -398,12 +397,12 @@ BuildResult build_module(const CompileRequest& req, const DeviceOptions& opts) {
     out.error = "unsupported warp size " + std::to_string(warp) + " (32 or 64)";
     return out;
   }
-  const std::string cxx = host_compiler(opts);
+  const Toolchain tc = toolchain(opts);
   const std::vector<std::string> flags = compile_flags(req, warp, out.synchronizes);
-  std::string key = src.text + "\n" + src.key_text + "\n" + cxx + "\n" + toolchain_identity(cxx) +
-                    "\n" + model_identity();
+  std::string key = src.text + "\n" + src.key_text + "\n" + tc.cxx + "\n" +
+                    toolchain_identity(tc.cxx) + "\n" + model_identity(tc);
   for (const std::string& f : flags) key += f + "\n";
-  const fs::path dir = cache_directory(opts) / "cpu";
+  const fs::path dir = cache_root(opts.cache_dir) / "cpu";
   out.library = dir / (content_hash(key) + ".so");
   std::string key_error;
   std::optional<ipc::CacheKey> auth = ipc::CacheKey::open(dir, &key_error);
@@ -421,7 +420,7 @@ BuildResult build_module(const CompileRequest& req, const DeviceOptions& opts) {
     fs::remove(out.library, ec);
     fs::remove(out.library.string() + ".tag", ec);
   }
-  compile_into_cache(req, opts, src, cxx, flags, auth ? &*auth : nullptr, &out);
+  compile_into_cache(req, opts, src, tc, flags, auth ? &*auth : nullptr, &out);
   return out;
 }
 

@@ -32,9 +32,10 @@ inline constexpr const char* kNotePrefix = "kta note: ";
 
 BuildResult build_module(const CompileRequest& request, const DeviceOptions& options);
 
-std::filesystem::path cache_directory(const DeviceOptions& options);
-std::string runtime_library_path();
-std::string runtime_include_dir();
+// The cpu runtime library, its headers and the host compiler: DeviceOptions::locations and
+// ::compiler when set, else the build's.
+std::string runtime_library_path(const DeviceOptions& options);
+std::string runtime_include_dir(const DeviceOptions& options);
 std::string host_compiler(const DeviceOptions& options);
 
 // Hex digest (128 bits) of `data`; not cryptographic, for cache keys.

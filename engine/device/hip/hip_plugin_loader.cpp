@@ -3,7 +3,6 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <mutex>
 
 #include "engine/device/hip/hip_plugin_abi.h"
@@ -28,8 +27,8 @@ std::string explain_dlopen_error(const fs::path& plugin, const std::string& dl) 
 
 }  // namespace
 
-fs::path hip_plugin_path() {
-  if (const char* p = std::getenv("KTA_HIP_PLUGIN"); p && *p) return fs::path(p);
+fs::path hip_plugin_path(const fs::path& configured) {
+  if (!configured.empty()) return configured;
   std::error_code ec;
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (ec) return fs::path("libkta_hip.so");
@@ -80,7 +79,8 @@ int hip_device_count(std::string* why, const fs::path& plugin) {
 HipLoad load_hip_device(const DeviceOptions& options, int ordinal, const fs::path& plugin) {
   HipLoad out;
   auto create = reinterpret_cast<kta_hip_create_device_fn>(
-      open_plugin_entry(plugin, KTA_HIP_PLUGIN_ENTRY, &out.error));
+      open_plugin_entry(plugin.empty() ? hip_plugin_path(options.locations.hip_plugin) : plugin,
+                        KTA_HIP_PLUGIN_ENTRY, &out.error));
   if (create == nullptr) return out;
   char error[1024] = {0};
   Device* device = nullptr;

@@ -1,7 +1,8 @@
-// Opens the hip device at run time: dlopen libkta_hip.so (next to the running binary, or
-// $KTA_HIP_PLUGIN), resolve kta_hip_create_device, create the device. Every way this can fail
-// (no plugin in this build, no NVIDIA driver, no GPU, a plugin from another build) comes back as
-// a reason string, never as a crash, so callers can fall back to the cpu device and say why.
+// Opens the hip device at run time: dlopen libkta_hip.so (next to the running binary, or where
+// DeviceLocations::hip_plugin says), resolve kta_hip_create_device, create the device. Every way
+// this can fail (no plugin in this build, no NVIDIA driver, no GPU, a plugin from another build)
+// comes back as a reason string, never as a crash, so callers can fall back to the cpu device and
+// say why.
 #pragma once
 
 #include <filesystem>
@@ -17,10 +18,11 @@ struct HipLoad {
   std::string error;               // "hip device unavailable: ..." when device is null
 };
 
-// $KTA_HIP_PLUGIN when set, else libkta_hip.so in the folder of the running executable.
-std::filesystem::path hip_plugin_path();
+// `configured` (DeviceLocations::hip_plugin) when set, else libkta_hip.so in the folder of the
+// running executable.
+std::filesystem::path hip_plugin_path(const std::filesystem::path& configured = {});
 
-// `plugin` empty: hip_plugin_path().
+// `plugin` empty: hip_plugin_path(options.locations.hip_plugin).
 HipLoad load_hip_device(const DeviceOptions& options = {}, int ordinal = 0,
                         const std::filesystem::path& plugin = {});
 

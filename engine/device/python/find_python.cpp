@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -39,29 +38,27 @@ bool executable(const fs::path& p) {
   return fs::is_regular_file(p, ec) && access(p.c_str(), X_OK) == 0;
 }
 
-PythonChoice choose(const std::vector<std::string>& modules) {
+PythonChoice choose(const PythonSearch& search, const std::vector<std::string>& modules) {
   PythonChoice c;
   auto tried = [&](const std::string& path, const std::string& why) {
     c.tried.push_back(path + " (" + why + ")");
   };
-  if (const char* env = std::getenv("KTA_PYTHON"); env != nullptr && *env != 0) {
-    std::string why = probe(env, modules);
+  if (!search.preferred.empty()) {
+    std::string why = probe(search.preferred, modules);
     if (why.empty()) {
-      c.path = env;
+      c.path = search.preferred;
       return c;
     }
-    tried(std::string("KTA_PYTHON=") + env, why);
+    tried("KTA_PYTHON=" + search.preferred, why);
   } else {
     c.tried.push_back("KTA_PYTHON (unset)");
   }
   std::vector<std::string> candidates;
-  if (const char* path = std::getenv("PATH")) {
-    std::stringstream ss(path);
-    for (std::string dir; std::getline(ss, dir, ':');) {
-      if (dir.empty()) continue;
-      fs::path p = fs::path(dir) / "python3";
-      if (executable(p)) candidates.push_back(p.string());
-    }
+  std::stringstream ss(search.path);
+  for (std::string dir; std::getline(ss, dir, ':');) {
+    if (dir.empty()) continue;
+    fs::path p = fs::path(dir) / "python3";
+    if (executable(p)) candidates.push_back(p.string());
   }
   candidates.push_back("/usr/bin/python3");
   std::map<std::string, bool> seen;
@@ -91,18 +88,19 @@ PythonChoice choose(const std::vector<std::string>& modules) {
 
 }  // namespace
 
-PythonChoice find_python(const std::vector<std::string>& modules) {
+PythonChoice find_python(const PythonSearch& search, const std::vector<std::string>& modules) {
   static std::mutex mu;
-  static std::map<std::vector<std::string>, PythonChoice> cache;
+  static std::map<std::pair<PythonSearch, std::vector<std::string>>, PythonChoice> cache;
   std::lock_guard lock(mu);
-  auto it = cache.find(modules);
-  if (it == cache.end()) it = cache.emplace(modules, choose(modules)).first;
+  auto key = std::make_pair(search, modules);
+  auto it = cache.find(key);
+  if (it == cache.end()) it = cache.emplace(key, choose(search, modules)).first;
   return it->second;
 }
 
-fs::path find_runner_script() {
+fs::path find_runner_script(const fs::path& configured) {
   std::error_code ec;
-  if (const char* env = std::getenv("KTA_RUNNER"); env != nullptr && *env != 0) return env;
+  if (!configured.empty()) return configured;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
     for (fs::path p : {self.parent_path() / "kta_runner.py",

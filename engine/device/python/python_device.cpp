@@ -40,7 +40,7 @@ PythonDevice::~PythonDevice() {
 
 DeviceInfo PythonDevice::info() const {
   DeviceInfo i;
-  bool gpu = options_.device.rfind("hip", 0) == 0;
+  bool gpu = options_.device.kind == DeviceKind::hip;
   i.kind = DeviceKind::python;
   i.name = std::string("python runner (torch on ") + (gpu ? "cuda)" : "cpu)");
   i.own_memory = gpu;
@@ -195,7 +195,7 @@ void PythonDevice::mark_called(const LauncherArgs& args, bool ok) {
   }
 }
 
-std::unique_ptr<Device> RunnerPool::device(const std::string& role, const DeviceOptions& options) {
+std::unique_ptr<Device> RunnerPool::device(DeviceRole role, const DeviceOptions& options) {
   std::lock_guard lock(mu_);
   auto& slot = runners_[role];
   if (!slot) {

@@ -62,13 +62,13 @@ class PythonDevice : public Device {
 class RunnerPool {
  public:
   explicit RunnerPool(RunnerOptions options) : options_(std::move(options)) {}
-  std::unique_ptr<Device> device(const std::string& role, const DeviceOptions& options);
+  std::unique_ptr<Device> device(DeviceRole role, const DeviceOptions& options);
   RunnerStats stats() const;  // summed over the roles' runners
 
  private:
   RunnerOptions options_;
   mutable std::mutex mu_;
-  std::map<std::string, std::shared_ptr<RunnerProcess>> runners_;
+  std::map<DeviceRole, std::shared_ptr<RunnerProcess>> runners_;
 };
 
 }  // namespace kta::engine

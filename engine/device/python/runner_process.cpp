@@ -14,6 +14,14 @@ namespace kta::engine {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+RunnerOptions runner_options(const Settings& s) {
+  RunnerOptions o;
+  o.search = {s.python, s.path};
+  o.script = s.runner_script;
+  o.environment = s.environment;
+  return o;
+}
+
 RunnerProcess::RunnerProcess(RunnerOptions options) : options_(std::move(options)) {
   child_.set_describe([](int status, const std::string& log) {
     std::string why =
@@ -33,7 +41,7 @@ std::string RunnerProcess::start() {
   auto t0 = std::chrono::steady_clock::now();
   std::string python = options_.python;
   if (python.empty()) {
-    PythonChoice c = find_python();
+    PythonChoice c = find_python(options_.search);
     if (c.path.empty()) return c.error;
     python = c.path;
   }
@@ -53,7 +61,7 @@ std::string RunnerProcess::start() {
 ipc::SpawnSpec RunnerProcess::command(const std::string& python, const fs::path& script) const {
   const ipc::WorkerIsolation& isolation = ipc::worker_isolation();
   ipc::WorkerView view;
-  view.gpu = options_.device.rfind("hip", 0) == 0;
+  view.gpu = options_.device.kind == DeviceKind::hip;
   std::error_code ec;
   fs::path interpreter = fs::canonical(python, ec);
   // A virtual environment or a Python outside /usr: its whole prefix.
@@ -67,7 +75,7 @@ ipc::SpawnSpec RunnerProcess::command(const std::string& python, const fs::path&
                                     "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
                                     "ROCR_VISIBLE_DEVICES", "OMP_NUM_THREADS"};
   if (!isolation.sandboxed) names.insert(names.end(), {"HOME", "XDG_CACHE_HOME"});
-  view.env = ipc::worker_environment(names);
+  view.env = ipc::worker_environment(options_.environment, names);
   for (const std::string& e : view.env)
     if (e.starts_with("PYTHONPATH="))
       for (size_t b = 11, c; b <= e.size(); b = c + 1) {
@@ -83,9 +91,10 @@ ipc::SpawnSpec RunnerProcess::command(const std::string& python, const fs::path&
 std::string RunnerProcess::greet(const std::string& python) {
   ++stats_.starts;
   std::string failure;
-  auto hello = exchange(
-      {{"op", "hello"}, {"version", options_.protocol_version}, {"device", options_.device}},
-      options_.start_timeout_s, -1, &failure);
+  auto hello = exchange({{"op", "hello"},
+                         {"version", options_.protocol_version},
+                         {"device", device_spec_name(options_.device)}},
+                        options_.start_timeout_s, -1, &failure);
   if (!hello || !hello->value("ok", false))
     return "the python runner did not start: " +
            (hello ? hello->value("error", std::string("no reply")) : failure);

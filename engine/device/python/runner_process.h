@@ -18,19 +18,30 @@
 #include <string>
 #include <vector>
 
+#include "engine/device/device.h"
+#include "engine/device/python/find_python.h"
 #include "engine/ipc/child_channel.h"
 #include "engine/ipc/shared_buffer.h"
 #include "engine/ipc/worker_view.h"
+#include "engine/settings/settings.h"
 
 namespace kta::engine {
 
 struct RunnerOptions {
-  std::string device = "cpu";    // "cpu" (torch on the host) or "hip:N" (torch's cuda:N)
-  std::string python;            // empty: find_python()
-  std::filesystem::path script;  // empty: find_runner_script()
+  DeviceSpec device;             // cpu: torch on the host; hip:N: torch's cuda:N
+  std::string python;            // empty: find_python(search)
+  PythonSearch search;           // where to look for an interpreter ($KTA_PYTHON, $PATH)
+  std::filesystem::path script;  // $KTA_RUNNER; empty: find_runner_script()
+  // The engine's environment (Settings::environment): the runner gets only the few variables
+  // Python and the GPU runtime read of it.
+  std::map<std::string, std::string> environment;
   double start_timeout_s = 120;  // start-up: interpreter, `import torch`, device set-up
   int protocol_version = 1;      // what the engine speaks; tests change it
 };
+
+// The runner's options from the environment's settings ($KTA_PYTHON, $PATH, $KTA_RUNNER and the
+// environment passed on); the CLI, tests and benchmarks share this mapping.
+RunnerOptions runner_options(const Settings& settings);
 
 // Counters for benchmarks and reports: how often the child started and what that cost.
 struct RunnerStats {

@@ -12,7 +12,7 @@ namespace kta::engine {
 namespace {
 
 // How many GPUs the hip device can use here; 0 with the reason when none.
-int gpus_here(std::string* why) {
+int gpus_here(std::string* why, const std::filesystem::path& hip_plugin) {
   std::error_code ec;
   bool amd = std::filesystem::exists("/dev/kfd", ec);
   bool nvidia = std::filesystem::exists("/dev/nvidiactl", ec);
@@ -20,42 +20,40 @@ int gpus_here(std::string* why) {
     *why = "no GPU found (no /dev/kfd, no /dev/nvidiactl)";
     return 0;
   }
-  int n = hip::hip_device_count(why);
+  int n = hip::hip_device_count(why, hip::hip_plugin_path(hip_plugin));
   if (n <= 0 && why->empty()) *why = "no usable GPU";
   return n;
 }
 
-int ordinal_of(const std::string& spec) {
-  return spec.rfind("hip:", 0) == 0 ? std::stoi(spec.substr(4)) : 0;
-}
-
 }  // namespace
 
-std::string resolve_device_spec(const std::string& spec, std::string* why) {
-  if (spec == "cpu") return "cpu";
-  if (spec == "hip") return "hip:0";
-  if (spec.rfind("hip:", 0) == 0 && spec.size() > 4 && spec.size() < 8 &&
-      spec.find_first_not_of("0123456789", 4) == std::string::npos)
-    return "hip:" + std::to_string(std::stoi(spec.substr(4)));
+DeviceSpec resolve_device(const std::string& spec, std::string* why,
+                          const std::filesystem::path& hip_plugin) {
+  if (std::optional<DeviceSpec> concrete = parse_device_spec(spec)) return *concrete;
   if (spec == "auto") {
     std::string reason;
-    int n = gpus_here(&reason);
+    int n = gpus_here(&reason, hip_plugin);
     if (n > 0) {
       if (why != nullptr)
         *why = std::to_string(n) + " GPU" + (n == 1 ? "" : "s") + " found; using the hip device";
-      return "hip:0";
+      return {DeviceKind::hip, 0};
     }
     if (why != nullptr) *why = reason + "; using the cpu device";
-    return "cpu";
+    return {DeviceKind::cpu};
   }
   throw std::invalid_argument("unknown device '" + spec + "' (expected cpu, hip, hip:N or auto)");
 }
 
+std::string resolve_device_spec(const std::string& spec, std::string* why,
+                                const std::filesystem::path& hip_plugin) {
+  return device_spec_name(resolve_device(spec, why, hip_plugin));
+}
+
 std::unique_ptr<Device> make_device(const std::string& spec, const DeviceOptions& options) {
   std::string why;
-  std::string kind = resolve_device_spec(spec, &why);
-  if (kind != "cpu") {
-    hip::HipLoad h = hip::load_hip_device(options, ordinal_of(kind));
+  DeviceSpec device = resolve_device(spec, &why, options.locations.hip_plugin);
+  if (device.kind == DeviceKind::hip) {
+    hip::HipLoad h = hip::load_hip_device(options, device.ordinal);
     if (!h.device) throw std::runtime_error(h.error);
     return std::move(h.device);
   }
@@ -66,14 +64,14 @@ std::unique_ptr<Device> make_device(const std::string& spec, const DeviceOptions
 std::unique_ptr<Device> make_isolated_device(const std::string& spec,
                                              const DeviceOptions& options) {
   std::string why;
-  std::string kind = resolve_device_spec(spec, &why);
-  if (!why.empty()) std::fprintf(stderr, "kta: %s\n", why.c_str());
   DeviceOptions o = options;
-  o.device = kind;
-  if (kind != "cpu") {
+  o.device = resolve_device(spec, &why, options.locations.hip_plugin);
+  if (!why.empty()) std::fprintf(stderr, "kta: %s\n", why.c_str());
+  if (o.device.kind == DeviceKind::hip) {
     // Fail here, with the loader's reason, rather than in a worker that cannot start.
     std::string reason;
-    if (gpus_here(&reason) <= 0) throw std::runtime_error("hip device unavailable: " + reason);
+    if (gpus_here(&reason, options.locations.hip_plugin) <= 0)
+      throw std::runtime_error("hip device unavailable: " + reason);
   }
   return std::make_unique<remote::RemoteDevice>(o);
 }

@@ -12,6 +12,27 @@ Dim3 dim_from(const json& j) {
   return Dim3{j.at(0).get<uint32_t>(), j.at(1).get<uint32_t>(), j.at(2).get<uint32_t>()};
 }
 
+json to_json(const DeviceLocations& l) {
+  return {{"cpu_runtime_lib", l.cpu_runtime_lib.string()},
+          {"cpu_runtime_include", l.cpu_runtime_include.string()},
+          {"hip_plugin", l.hip_plugin.string()},
+          {"cuda_include_dir", l.cuda_include_dir.string()},
+          {"hip_launcher_compiler", l.hip_launcher_compiler},
+          {"hip_include_dir", l.hip_include_dir.string()},
+          {"launch_abi_include_dir", l.launch_abi_include_dir.string()}};
+}
+DeviceLocations locations_from_json(const json& j) {
+  DeviceLocations l;
+  l.cpu_runtime_lib = j.at("cpu_runtime_lib").get<std::string>();
+  l.cpu_runtime_include = j.at("cpu_runtime_include").get<std::string>();
+  l.hip_plugin = j.at("hip_plugin").get<std::string>();
+  l.cuda_include_dir = j.at("cuda_include_dir").get<std::string>();
+  l.hip_launcher_compiler = j.at("hip_launcher_compiler").get<std::string>();
+  l.hip_include_dir = j.at("hip_include_dir").get<std::string>();
+  l.launch_abi_include_dir = j.at("launch_abi_include_dir").get<std::string>();
+  return l;
+}
+
 }  // namespace
 
 json to_json(const DeviceOptions& o) {
@@ -24,8 +45,9 @@ json to_json(const DeviceOptions& o) {
           {"compile_timeout_s", o.compile_timeout_s},
           {"memory_limit", o.memory_limit},
           {"fiber_stack_bytes", o.fiber_stack_bytes},
-          {"device", o.device},
-          {"cpu_own_memory", o.cpu_own_memory}};
+          {"device", device_spec_name(o.device)},
+          {"cpu_own_memory", o.cpu_own_memory},
+          {"locations", to_json(o.locations)}};
 }
 DeviceOptions options_from_json(const json& j) {
   DeviceOptions o;
@@ -38,8 +60,9 @@ DeviceOptions options_from_json(const json& j) {
   o.compile_timeout_s = j.at("compile_timeout_s").get<double>();
   o.memory_limit = j.at("memory_limit").get<size_t>();
   o.fiber_stack_bytes = j.at("fiber_stack_bytes").get<size_t>();
-  o.device = j.value("device", std::string("cpu"));
+  o.device = resolve_device(j.value("device", std::string("cpu")));
   o.cpu_own_memory = j.value("cpu_own_memory", false);
+  o.locations = locations_from_json(j.at("locations"));
   return o;
 }
 

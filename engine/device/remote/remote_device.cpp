@@ -49,7 +49,6 @@ void warn_unisolated(const ipc::WorkerIsolation& isolation) {
 
 std::string find_worker(const DeviceOptions& o) {
   if (!o.worker.empty()) return o.worker.string();
-  if (const char* w = std::getenv("KTA_WORKER"); w != nullptr && *w != 0) return w;
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec && fs::exists(self.parent_path() / "kta-worker", ec))
@@ -70,31 +69,30 @@ RemoteDevice::~RemoteDevice() {
 
 namespace {
 
-// What configures the worker (where its runtime, plugin and headers are; which GPUs it may use):
-// all it gets of the engine's environment.
-const std::vector<std::string> kWorkerVariables = {
-    "KTA_CPU_RUNTIME_LIB",        "KTA_CPU_RUNTIME_INCLUDE",   "KTA_HIP_PLUGIN",
-    "KTA_CUDA_INCLUDE_DIR",       "KTA_HIP_LAUNCHER_COMPILER", "KTA_HIP_INCLUDE_DIR",
-    "KTA_LAUNCH_ABI_INCLUDE_DIR", "LD_LIBRARY_PATH",           "CUDA_VISIBLE_DEVICES",
-    "HIP_VISIBLE_DEVICES",        "ROCR_VISIBLE_DEVICES",      "HIP_PLATFORM"};
+// What the GPU runtime in the worker reads of the engine's environment (where its libraries
+// are, which GPUs it may use): all the worker gets of it. kta's own configuration reaches the
+// worker in its hello (DeviceOptions::locations).
+const std::vector<std::string> kWorkerVariables = {"LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES",
+                                                   "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
+                                                   "HIP_PLATFORM"};
 
 // The files of kta a worker reads: its binary and what lies beside it (the cpu runtime, the hip
-// plugin and its header folders), paths the variables above name, and the staged sources.
-std::vector<fs::path> worker_files(const fs::path& worker, const fs::path& staging) {
+// plugin and its header folders), the configured locations, and the staged sources.
+std::vector<fs::path> worker_files(const fs::path& worker, const DeviceOptions& o,
+                                   const fs::path& staging) {
   const fs::path dir = worker.parent_path();
   std::vector<fs::path> files = {worker,
-                                 cpu::runtime_library_path(),
+                                 cpu::runtime_library_path(o),
                                  dir / "libkta_cpu_runtime.so",
                                  dir / "libkta_hip.so",
                                  dir / "hip-launch",
                                  dir / "hip-nvidia",
                                  staging};
-  for (const std::string& name : kWorkerVariables) {
-    const char* v = std::getenv(name.c_str());
-    if (v != nullptr && *v == '/' && name.find("VISIBLE") == std::string::npos &&
-        name != "LD_LIBRARY_PATH")
-      files.emplace_back(v);
-  }
+  const DeviceLocations& l = o.locations;
+  for (const fs::path& p :
+       {l.cpu_runtime_include, l.hip_plugin, l.cuda_include_dir, fs::path(l.hip_launcher_compiler),
+        l.hip_include_dir, l.launch_abi_include_dir})
+    if (p.is_absolute()) files.push_back(p);
   return files;
 }
 
@@ -108,12 +106,9 @@ ipc::SpawnSpec RemoteDevice::worker_command(bool asan) const {
   fs::path worker = find_worker(options_);
   if (worker.has_parent_path()) worker = fs::absolute(worker, ec);
   ipc::WorkerView view;
-  view.gpu = options_.device.rfind("hip", 0) == 0;
-  view.readable = worker_files(worker, sources_.path());
-  std::vector<std::string> names = kWorkerVariables;
-  // Without its own view the worker keeps the engine's cache folders (as it did before).
-  if (!isolation.sandboxed) names.insert(names.end(), {"KTA_CACHE_DIR", "XDG_CACHE_HOME", "HOME"});
-  view.env = ipc::worker_environment(names);
+  view.gpu = options_.device.kind == DeviceKind::hip;
+  view.readable = worker_files(worker, options_, sources_.path());
+  view.env = ipc::worker_environment(options_.environment, kWorkerVariables);
   if (asan) {
     std::string error;
     std::string runtime = cpu::sanitizer_runtime(options_, &error);
@@ -298,7 +293,7 @@ std::optional<nlohmann::json> RemoteDevice::build_and_load(const CompileRequest&
 // there from a staged copy of the source's folder.
 std::optional<nlohmann::json> RemoteDevice::compile_request(const CompileRequest& req,
                                                             std::string* failure) {
-  if (options_.device.rfind("cpu", 0) == 0) return build_and_load(req, failure);
+  if (options_.device.kind == DeviceKind::cpu) return build_and_load(req, failure);
   return request({{"op", "compile"}, {"request", to_json(req)}}, options_.compile_timeout_s + 10,
                  failure);
 }
@@ -310,7 +305,7 @@ CompileResult RemoteDevice::compile(const CompileRequest& request_in) {
   req.source = fs::absolute(req.source, ec);
   CompileResult out;
   std::string err = ensure(req.options.sanitize);
-  if (err.empty() && options_.device.rfind("cpu", 0) != 0 && ipc::worker_isolation().sandboxed)
+  if (err.empty() && options_.device.kind != DeviceKind::cpu && ipc::worker_isolation().sandboxed)
     req.source = sources_.stage(req.source, &err);
   if (!err.empty()) {
     out.error = err;
@@ -323,7 +318,7 @@ CompileResult RemoteDevice::compile(const CompileRequest& request_in) {
     return out;
   }
   out = compile_result_from_json(*r);
-  if (options_.device.rfind("cpu", 0) == 0)
+  if (options_.device.kind == DeviceKind::cpu)
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (out.ok) {
     uint64_t id = next_module_++;

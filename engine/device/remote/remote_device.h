@@ -92,8 +92,8 @@ class RemoteDevice : public Device {
   std::map<uint64_t, ModuleRecord> modules_;
 };
 
-// The kta-worker binary this process would start (options, $KTA_WORKER, next to the running
-// executable, or the build tree's).
+// The kta-worker binary this process would start (DeviceOptions::worker, which Settings fills
+// from $KTA_WORKER; else next to the running executable, else the build tree's).
 std::string find_worker(const DeviceOptions& options);
 
 }  // namespace kta::engine::remote

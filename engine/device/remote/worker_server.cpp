@@ -114,16 +114,14 @@ class Server {
   // Buffers are the shared memory itself where the device works on host memory; a device with
   // memory of its own (DeviceInfo::own_memory) gets copies staged in and out.
   void open_device(const DeviceOptions& o) {
-    if (o.device == "cpu") {
+    if (o.device.kind == DeviceKind::cpu) {
       auto cpu = std::make_unique<cpu::CpuDevice>(o);
       host_ = cpu.get();
       if (!cpu->info().own_memory) cpu_ = cpu.get();
       device_ = std::move(cpu);
       return;
     }
-    int ordinal = 0;
-    if (o.device.rfind("hip:", 0) == 0) ordinal = std::stoi(o.device.substr(4));
-    hip::HipLoad h = hip::load_hip_device(o, ordinal);
+    hip::HipLoad h = hip::load_hip_device(o, o.device.ordinal);
     if (!h.device) throw std::runtime_error(h.error);
     device_ = std::move(h.device);
   }
@@ -152,7 +150,7 @@ class Server {
     // The address-space limit contains runaway allocations of host code. AddressSanitizer
     // reserves terabytes of shadow memory and a GPU runtime maps the device's whole memory
     // into the address space, so neither can run under one; GPU memory is bounded by the card.
-    bool gpu = o.device.rfind("hip", 0) == 0;
+    bool gpu = o.device.kind == DeviceKind::hip;
     if (o.memory_limit != 0 && !asan && !gpu) {
       rlimit lim{o.memory_limit, o.memory_limit};
       if (setrlimit(RLIMIT_AS, &lim) == 0) memory_limit_ = o.memory_limit;

@@ -230,6 +230,7 @@ CompileResult HipDevice::load_kernel(const CompileRequest& request) {
   auto start = std::chrono::steady_clock::now();
   RtcRequest rr{request.source,  request.entry, request.signature,
                 request.options, arch_,         options_.cache_dir};
+  rr.cuda_include_dir = options_.locations.cuda_include_dir;
   RtcOutput out = rtc_compile(rr);
   CompileResult r = out.result;
   if (!r.ok) return r;

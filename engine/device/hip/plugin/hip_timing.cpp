@@ -72,6 +72,7 @@ void HipDevice::enqueue_guard(hipStream_t stream) {
     rr.signature = {cycles};
     rr.arch = arch_;
     rr.cache_dir = options_.cache_dir;
+    rr.cuda_include_dir = options_.locations.cuda_include_dir;
     RtcOutput out = rtc_compile(rr);
     auto m = std::make_unique<Module>();
     if (out.result.ok && hipModuleLoadData(&m->module, out.code.data()) == hipSuccess) {

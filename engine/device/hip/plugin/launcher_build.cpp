@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -26,15 +25,15 @@ fs::path plugin_dir() {
   return fs::path(info.dli_fname).parent_path();
 }
 
-fs::path first_existing(const char* env, const fs::path& beside, const char* built_in) {
-  if (const char* e = std::getenv(env); e && *e) return e;
+fs::path first_existing(const fs::path& configured, const fs::path& beside, const char* built_in) {
+  if (!configured.empty()) return configured;
   std::error_code ec;
   if (!beside.empty() && fs::exists(beside, ec)) return beside;
   return built_in;
 }
 
-std::string compiler_path() {
-  if (const char* e = std::getenv("KTA_HIP_LAUNCHER_COMPILER"); e && *e) return e;
+std::string compiler_path(const DeviceLocations& locations) {
+  if (!locations.hip_launcher_compiler.empty()) return locations.hip_launcher_compiler;
   std::error_code ec;
   if (fs::exists(KTA_HIP_LAUNCHER_COMPILER, ec)) return KTA_HIP_LAUNCHER_COMPILER;
 #if defined(__HIP_PLATFORM_NVIDIA__)
@@ -55,11 +54,12 @@ bool read_text(const fs::path& path, std::string* out) {
 
 // The compiler's flags for a launcher source: a shared library for `arch`, with the HIP
 // headers (on NVIDIA), kta's launch ABI and the source's own folder on the include path.
-std::vector<std::string> launcher_flags(const CompileRequest& req, const std::string& arch) {
+std::vector<std::string> launcher_flags(const CompileRequest& req, const std::string& arch,
+                                        const DeviceLocations& locations) {
   const fs::path dir = plugin_dir();
   std::vector<std::string> args;
 #if defined(__HIP_PLATFORM_NVIDIA__)
-  fs::path hip_include = first_existing("KTA_HIP_INCLUDE_DIR", dir / "hip-nvidia" / "include",
+  fs::path hip_include = first_existing(locations.hip_include_dir, dir / "hip-nvidia" / "include",
                                         KTA_HIP_LAUNCHER_INCLUDE);
   args = {"-shared",
           "-Xcompiler",
@@ -75,7 +75,7 @@ std::vector<std::string> launcher_flags(const CompileRequest& req, const std::st
 #else
   args = {"-shared", "-fPIC", "-O3", "-std=c++17", "--offload-arch=" + arch};
 #endif
-  fs::path abi_include = first_existing("KTA_LAUNCH_ABI_INCLUDE_DIR",
+  fs::path abi_include = first_existing(locations.launch_abi_include_dir,
                                         dir / "hip-launch" / "include", KTA_HIP_LAUNCH_ABI_INCLUDE);
   args.push_back("-I" + abi_include.string());
   args.push_back("-I" + fs::absolute(req.source).parent_path().string());
@@ -120,8 +120,8 @@ LauncherBuild build_launcher(const CompileRequest& req, const std::string& arch,
     out.result.error = "cannot read launcher source '" + req.source.string() + "'";
     return finish();
   }
-  const std::string compiler = compiler_path();
-  const std::vector<std::string> flags = launcher_flags(req, arch);
+  const std::string compiler = compiler_path(options.locations);
+  const std::vector<std::string> flags = launcher_flags(req, arch, options.locations);
   std::string key_text = "kta-hip-launcher 2\n" + compiler + "\n" + req.entry + "\n";
   for (const std::string& a : flags) key_text += a + "\n";
   const std::string key = lang::ContentHasher().add(key_text + text).hex();

@@ -2,11 +2,11 @@
 
 #include <unistd.h>
 
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string_view>
 
+#include "engine/device/device.h"
 #include "engine/ipc/cache_key.h"
 
 namespace kta::engine::hip {
@@ -30,13 +30,7 @@ void write_field(std::ostream& out, const char* name, const std::string& v) {
 
 }  // namespace
 
-fs::path kernel_cache_dir(const fs::path& dir) {
-  if (!dir.empty()) return dir / "hip";
-  if (const char* d = std::getenv("KTA_CACHE_DIR"); d && *d) return fs::path(d) / "hip";
-  if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d) return fs::path(d) / "kta" / "hip";
-  if (const char* d = std::getenv("HOME"); d && *d) return fs::path(d) / ".cache" / "kta" / "hip";
-  return fs::temp_directory_path() / "kta-cache" / "hip";
-}
+fs::path kernel_cache_dir(const fs::path& dir) { return cache_root(dir) / "hip"; }
 
 // An entry is the fields below, then the HMAC tag of the entry's name and all before it.
 std::optional<CachedCode> cache_load(const fs::path& dir, const std::string& key,

@@ -19,8 +19,7 @@ struct CachedCode {
   std::string code;
 };
 
-// The cache folder for kernels: `dir` when set, else $KTA_CACHE_DIR, $XDG_CACHE_HOME/kta,
-// ~/.cache/kta, each with "/hip" appended.
+// The cache folder for kernels: cache_root(dir) (engine/device/device.h) with "/hip" appended.
 std::filesystem::path kernel_cache_dir(const std::filesystem::path& dir);
 
 // nullopt on a miss; an entry that fails authentication is removed, and *note names it

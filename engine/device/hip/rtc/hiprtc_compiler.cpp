@@ -53,11 +53,11 @@ Target target_for(const std::string& arch) { return {{"--offload-arch=" + arch},
 #endif
 
 #if defined(__HIP_PLATFORM_NVIDIA__)
-// NVRTC needs the toolkit's headers for cuda_fp16.h/cuda_bf16.h: $KTA_CUDA_INCLUDE_DIR, else the
+// NVRTC needs the toolkit's headers for cuda_fp16.h/cuda_bf16.h: `configured` when set, else the
 // include folder beside the libnvrtc this process loaded, else the build's toolkit.
-std::string cuda_include_dir() {
+std::string cuda_include_dir(const fs::path& configured) {
+  if (!configured.empty()) return configured.string();
   static const std::string dir = [] {
-    if (const char* e = std::getenv("KTA_CUDA_INCLUDE_DIR"); e && *e) return std::string(e);
     Dl_info info{};
     if (dladdr(reinterpret_cast<void*>(&nvrtcVersion), &info) != 0 && info.dli_fname != nullptr) {
       std::error_code ec;
@@ -185,7 +185,7 @@ std::vector<std::string> compile_options(const RtcRequest& req, const Target& ta
 #if defined(__HIP_PLATFORM_NVIDIA__)
   options.push_back("-lineinfo");
   options.push_back("--include-path=" + source_dir);
-  options.push_back("--include-path=" + cuda_include_dir());
+  options.push_back("--include-path=" + cuda_include_dir(req.cuda_include_dir));
 #else
   options.push_back("-I" + source_dir);  // hipRTC on AMD is clang: clang's spellings
 #endif

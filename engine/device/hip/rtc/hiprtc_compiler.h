@@ -20,6 +20,9 @@ struct RtcRequest {
   std::filesystem::path cache_dir;  // kta's cache root (empty: the default); see code_cache.h
   bool use_cache = true;
   std::string text;  // the source itself, when not read from `source`
+  // CUDA headers for NVRTC (DeviceLocations::cuda_include_dir); empty: the include folder beside
+  // the loaded libnvrtc, else the build's toolkit.
+  std::filesystem::path cuda_include_dir;
 };
 
 struct RtcOutput {
