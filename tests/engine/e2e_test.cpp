@@ -50,16 +50,36 @@ class E2E : public ::testing::Test {
 
   // Evaluates vadd with the candidate of one case; returns the task's entry of results.json.
   json eval_case(const std::string& name, const std::string& extra = "") {
-    fs::path out = dir / name;
-    KtaRun r =
-        kta("eval " + (kCases / "vadd" / "vadd.kta").string() + " --device cpu --quick --replay " +
-            (kCases / "solutions" / name).string() + " --output " + out.string() + " " + extra);
+    return eval_file(kCases / "vadd" / "vadd.kta", name,
+                     "--replay " + (kCases / "solutions" / name).string() + " " + extra);
+  }
+  // The same under batch timing (cases/vadd_batch.kta: vadd with std.timing.batch).
+  json eval_case_batch(const std::string& name) {
+    return eval_file(kCases / "vadd_batch.kta", name + "-batch",
+                     "--replay " + (kCases / "solutions" / name).string());
+  }
+  // Evaluates a task or plan on the cpu device (quick timing) into dir/out_name; returns the
+  // first task's entry of results.json.
+  json eval_file(const fs::path& file, const std::string& out_name, const std::string& extra) {
+    fs::path out = dir / out_name;
+    KtaRun r = kta("eval " + file.string() + " --device cpu --quick --output " + out.string() +
+                   " " + extra);
     EXPECT_EQ(r.status, 0) << r.err;
     json doc = json::parse(slurp(out / "results.json"), nullptr, false);
     EXPECT_FALSE(doc.is_discarded()) << r.err;
     if (doc.is_discarded() || doc["tasks"].empty()) return json::object();
     last_err = r.err;
     return doc["tasks"][0];
+  }
+  // The payload of the visible performance step of the run in dir/out_name, as results.db
+  // keeps it.
+  json performance_payload(const std::string& out_name) {
+    auto store = kta::engine::ResultStore::open(dir / out_name);
+    for (const auto& s : store->steps())
+      if (s.step == kta::engine::StepKind::visible_performance)
+        return kta::engine::payload_json(s.payload);
+    ADD_FAILURE() << "no performance step in " << out_name;
+    return json::object();
   }
 
   fs::path dir;
@@ -149,6 +169,100 @@ TEST_F(E2E, WorkOutsideTheMeasuredProcessFails) {
       << reason(t);
 }
 
+// The same attacks under batch timing, where they were found (skip_if_computed read 1523x,
+// memo_content 70.6x there): every launch of a batch has buffers of its own, inputs drawn fresh
+// for each round and a poisoned output, and a random launch of a random round is verified. One
+// test per attack: each is a whole `kta eval`.
+class AttackInBatchTiming : public E2E, public ::testing::WithParamInterface<const char*> {
+ protected:
+  // The batch protocol ran (the step's profile has its batch sizing).
+  void expect_batch_protocol(const std::string& name) {
+    json p = performance_payload(name + "-batch");
+    EXPECT_TRUE(p.contains("profile") && p["profile"].contains("batch sizing")) << p.dump();
+  }
+};
+
+TEST_P(AttackInBatchTiming, GainsNothing) {
+  const std::string name = GetParam();
+  json t = eval_case_batch(name);
+  EXPECT_TRUE(t["correct"].get<bool>()) << name << ": " << reason(t);
+  EXPECT_LT(t["speedup"].get<double>(), 1.5) << name;
+  expect_batch_protocol(name);
+}
+INSTANTIATE_TEST_SUITE_P(SameInputsAgain, AttackInBatchTiming,
+                         ::testing::Values("skip_if_computed", "poison_aware", "memo_content",
+                                           "own_timer", "off_cpu"),
+                         [](const auto& info) { return std::string(info.param); });
+
+class SkippedWorkInBatchTiming : public AttackInBatchTiming {};
+TEST_P(SkippedWorkInBatchTiming, FailsByName) {
+  const std::string name = GetParam();
+  json t = eval_case_batch(name);
+  EXPECT_FALSE(t["correct"].get<bool>()) << name;
+  EXPECT_TRUE(reason(t).find("outputs of a timed launch are wrong") != std::string::npos ||
+              reason(t).rfind("correctness: ", 0) == 0)
+      << name << ": " << reason(t);
+}
+INSTANTIATE_TEST_SUITE_P(Attacks, SkippedWorkInBatchTiming,
+                         ::testing::Values("memo_pointer", "call_count"),
+                         [](const auto& info) { return std::string(info.param); });
+
+TEST_F(E2E, WorkOutsideTheMeasuredProcessFailsInBatchTiming) {
+  json t = eval_case_batch("detached_child");
+  EXPECT_FALSE(t["correct"].get<bool>());
+  EXPECT_NE(reason(t).find("the launch left a child process running"), std::string::npos)
+      << reason(t);
+}
+
+// The physics floors on the cpu device, which measures its read rate and reports a compute
+// bound. The tasks under cases/floors/ claim 2^40 bytes or flops per element for each launch: no
+// machine, however fast or loaded, comes near, so the verdicts cannot depend on timing.
+TEST_F(E2E, BatchTimingAppliesTheBandwidthFloorPerLaunchOnTheCpuDevice) {
+  json t = eval_file(kCases / "floors" / "bytes_batch.kta", "bytes_batch", "");
+  EXPECT_FALSE(t["fast_enough"].get<bool>()) << t.dump();
+  EXPECT_NE(reason(t).find("performance: physics floor: "), std::string::npos) << reason(t);
+  json p = performance_payload("bytes_batch");
+  EXPECT_TRUE(p.contains("profile") && p["profile"].contains("batch sizing")) << p.dump();
+}
+
+TEST_F(E2E, ComputeFloorFromFlopsOnTheCpuDevice) {
+  json t = eval_file(kCases / "floors" / "flops_only.kta", "flops_only", "");
+  EXPECT_FALSE(t["fast_enough"].get<bool>()) << t.dump();
+  EXPECT_NE(reason(t).find("performance: compute floor: "), std::string::npos) << reason(t);
+  EXPECT_NE(reason(t).find("above 1.50x the device's peak"), std::string::npos) << reason(t);
+}
+
+TEST_F(E2E, NoBytesNorFlopsSkipsTheFloorWithANote) {
+  json t = eval_file(kCases / "floors" / "no_annotation.kta", "no_annotation", "");
+  EXPECT_TRUE(t["correct"].get<bool>()) << reason(t);
+  EXPECT_EQ(reason(t).find("floor"), std::string::npos) << reason(t);
+  json p = performance_payload("no_annotation");
+  bool noted = false;
+  for (const auto& n : p.value("notes", json::array()))
+    noted = noted || (n["name"] == "physics_floor_skipped" &&
+                      n["text"] ==
+                          "the task declares neither bytes nor flops: no physics floor "
+                          "applies");
+  EXPECT_TRUE(noted) << p.dump();
+}
+
+// The cpu device's measured ceiling reaches the engine through the worker: the vadd baseline's
+// rate is recorded as a share of it, positive, and within the floor's margin (1.5x) since the
+// step passed.
+TEST_F(E2E, TheCpuDeviceReportsItsMeasuredReadRate) {
+  json t = eval_file(kCases / "vadd" / "vadd.kta", "ceiling", "");
+  EXPECT_TRUE(t["correct"].get<bool>()) << reason(t);
+  json p = performance_payload("ceiling");
+  ASSERT_TRUE(p.contains("peak_bandwidth")) << p.dump();
+  EXPECT_GT(p["peak_bandwidth"].get<double>(), 1e8) << p.dump();  // 0.1 GB/s per CPU-second
+  EXPECT_LT(p["peak_bandwidth"].get<double>(), 1e13) << p.dump();
+  ASSERT_EQ(p["percent_of_peak"].size(), 2u) << p.dump();
+  for (const auto& share : p["percent_of_peak"]) {
+    EXPECT_GT(share.get<double>(), 0) << p.dump();
+    EXPECT_LE(share.get<double>(), 150) << p.dump();
+  }
+}
+
 TEST_F(E2E, CrashIsANamedFailureAndTheRunFinishes) {
   json t = eval_case("crash");
   EXPECT_FALSE(t["correct"].get<bool>());
@@ -179,6 +293,11 @@ TEST_F(E2E, ShapeOverfitPassesVisibleAndFailsHeldOut) {
   EXPECT_EQ(t["heldout"]["correct"], false);
   EXPECT_EQ(t["heldout"]["baseline_correct"], true);
   EXPECT_EQ(t["heldout"]["quadrant"], "candidate regresses");
+  // The held-out gate (gate heldout { require correct }, the default) fails the task; the
+  // visible-only correctness (AgentKernelArena's) is kept beside it.
+  EXPECT_EQ(t["correct_visible"], true) << t.dump();
+  EXPECT_EQ(t["correct_heldout"], false) << t.dump();
+  EXPECT_EQ(t["heldout_passed"], false) << t.dump();
   // Held-out sizes (1001, 5003) appear nowhere in what the run prints.
   for (const char* v : {"1001", "5003"}) {
     EXPECT_FALSE(mentions_number(last_err, v)) << last_err;
