@@ -96,8 +96,8 @@ TEST_P(FreshInputs, EveryCountedLaunchHasInputsNeverSeenBeforeAndAPoisonedOutput
 
 INSTANTIATE_TEST_SUITE_P(Timing, FreshInputs,
                          ::testing::Values(model::Timing::Mode::cold, model::Timing::Mode::batch),
-                         [](const auto& info) {
-                           return info.param == model::Timing::Mode::cold ? "Cold" : "Batch";
+                         [](const auto& param_info) {
+                           return param_info.param == model::Timing::Mode::cold ? "Cold" : "Batch";
                          });
 
 // Within one timed call every launch has output buffers of its own: the poisoned copies are put
