@@ -82,6 +82,8 @@ StepResult JobRunner::performance(bool heldout) {
     auto measurement = make_point_protocol(
         point_job(*base, *cand, points[i], label, heldout, calibrate, protocol));
     PointTiming pt = measurement->run();
+    // Its buffers go now, while their devices exist: a failed launch drops the devices below.
+    measurement.reset();
     report.recheck_failed = report.recheck_failed || pt.recheck_failed;
     if (pt.rec.speedup && pt.timing) {
       shapes.push_back(pt.speedup);

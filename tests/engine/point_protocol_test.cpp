@@ -142,5 +142,45 @@ TEST_F(PointProtocolTest, TheVerifiedLaunchIsARandomOneOfItsBatch) {
   EXPECT_TRUE(std::any_of(places.begin(), places.end(), [&](size_t p) { return p != batch - 1; }));
 }
 
+// A timed launch that kills the worker: the step fails by name and drops both workers, after
+// the protocol's buffers were freed on them (freeing them on a worker already dropped was a use
+// after free that crashed kta now and then).
+TEST_F(PointProtocolTest, AFailedTimedLaunchFreesItsBuffersBeforeItsDevicesGo) {
+  registry->kernels["dies_when_timed"] = {[](const FakeLaunch& l) {
+                                            if (l.timed_batch > 0)
+                                              return std::string("worker killed by signal 11");
+                                            return add_kernel(l);
+                                          },
+                                          1e-6};
+  for (auto mode : {model::Timing::Mode::cold, model::Timing::Mode::batch}) {
+    registry->buffers_at_destruction.clear();
+    model::Plan p = replay_plan({{"vadd", "dies_when_timed"}});
+    p.tasks[0].timing.mode = mode;
+    p.output = root / (mode == model::Timing::Mode::cold ? "run-cold" : "run-batch");
+    auto out = run(p);
+    EXPECT_EQ(out[0].failure_reason.rfind("performance: timed launch failed: ", 0), 0u)
+        << out[0].failure_reason;
+    EXPECT_NE(out[0].failure_reason.find("worker killed by signal 11"), std::string::npos)
+        << out[0].failure_reason;
+    ASSERT_FALSE(registry->buffers_at_destruction.empty());
+    for (size_t held : registry->buffers_at_destruction) EXPECT_EQ(held, 0u);
+  }
+}
+
+// The same for a reference that fails while verifying the timed launch: its buffers go first.
+TEST_F(PointProtocolTest, AFailedReferenceFreesItsBuffersBeforeItsDeviceGoes) {
+  // Right for the correctness gate's reference runs (2 shapes x 2 seeds), then it fails.
+  registry->kernels["ref"] = {[](const FakeLaunch& l) {
+                                if (l.call_index >= 4) return std::string("reference crashed");
+                                return add_kernel(l);
+                              },
+                              5e-3};
+  auto out = run(replay_plan({{"vadd", "add"}}));
+  EXPECT_NE(out[0].failure_reason.find("reference failed: reference crashed"), std::string::npos)
+      << out[0].failure_reason;
+  ASSERT_FALSE(registry->buffers_at_destruction.empty());
+  for (size_t held : registry->buffers_at_destruction) EXPECT_EQ(held, 0u);
+}
+
 }  // namespace
 }  // namespace kta::test

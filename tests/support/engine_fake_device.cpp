@@ -14,6 +14,11 @@ FakeDevice::FakeDevice(std::shared_ptr<FakeRegistry> registry) : registry_(std::
   ++registry_->devices_made;
 }
 
+FakeDevice::~FakeDevice() {
+  std::lock_guard lock(registry_->mu);
+  registry_->buffers_at_destruction.push_back(buffers_.size());
+}
+
 DeviceInfo FakeDevice::info() const {
   DeviceInfo i;
   i.name = "fake";

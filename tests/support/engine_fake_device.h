@@ -66,11 +66,15 @@ struct FakeRegistry {
     std::vector<BufferRef> buffers;  // the batch's outputs in launch order, or the one downloaded
   };
   std::vector<Event> events;
+  // Per device destroyed, the buffers it still held: a buffer freed after its device was gone
+  // would be a use after free.
+  std::vector<size_t> buffers_at_destruction;
 };
 
 class FakeDevice : public engine::Device {
  public:
   explicit FakeDevice(std::shared_ptr<FakeRegistry> registry);
+  ~FakeDevice() override;
   engine::DeviceInfo info() const override;
   engine::Buffer alloc(size_t bytes) override;
   void free(engine::Buffer b) override;
