@@ -1,9 +1,9 @@
 # cmake -DNVCC=<nvcc> -DHIP_INCLUDE=<patched HIP headers> -DABI_INCLUDE=<folder of kta/launch.h>
-#       -DCASES=<tests/engine/cases/gpu> -DOUT=<folder> -P compile_gpu_cases.cmake
+#       -DCASES=<tests/engine/cases> -DOUT=<folder> -P compile_gpu_cases.cmake
 # Compiles every source of the hip device's attack tests (label gpu) as the device would on
 # NVIDIA (`nvcc -x cu` with kta's patched HIP headers, for sm_90), so that they keep compiling on
 # machines without a GPU, where those tests only skip.
-file(GLOB_RECURSE sources "${CASES}/*.hip")
+file(GLOB sources "${CASES}/mix/*.hip" "${CASES}/solutions/*/mix/*.hip")
 list(LENGTH sources count)
 if(count LESS 11)
   message(FATAL_ERROR "expected the mix task's sources and its attack candidates under ${CASES}, "

@@ -1,11 +1,12 @@
 // The adversarial candidates on the hip device (label gpu: -DKTA_GPU_TESTS=ON, `ctest -L gpu` on
-// a GPU machine; without a GPU every test is skipped, saying why). The cpu device's attack tests
-// (e2e_test.cpp) run kernel-mode candidates whose tricks are host code; on a GPU such code runs
-// only in a launcher, so these candidates are launchers (built with `nvcc -x cu` on NVIDIA,
-// hipcc on AMD) of the compute-bound mix task under cases/gpu/: a trick that worked (a skipped
-// block, a memo hit) would save most of the work and read many times faster than the baseline,
-// so "no gain" below is something the attacks could break. Each runs under cold timing
-// (mix.kta) and batch timing (mix_batch.kta: graph replay of a batch of launches).
+// a GPU machine; without a GPU every test is skipped, saying why). They are launchers (built with
+// `nvcc -x cu` on NVIDIA, hipcc on AMD) of the compute-bound mix task (cases/mix/mix.kta; the
+// candidates are cases/solutions/<attack>/mix/mix_launch.hip, the same that e2e_test.cpp runs on
+// the cpu device): a trick that worked (a skipped block, a memo hit) would save most of the work
+// and read many times faster than the baseline (on the cpu device, with the protocol's fresh
+// inputs and poison turned off, they read 10x to 85x), so "no gain" below is something the
+// attacks could break. Each runs under cold timing (mix.kta) and batch timing (mix_batch.kta:
+// graph replay of a batch of launches).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -24,7 +25,7 @@ using kta::test::run_kta;
 using kta::test::slurp;
 using nlohmann::json;
 
-const fs::path kGpuCases = fs::path(KTA_TEST_CASES_DIR) / "gpu";
+const fs::path kCases = KTA_TEST_CASES_DIR;
 
 enum class Timing { cold, batch };
 
@@ -47,10 +48,10 @@ class GpuAttacks : public ::testing::Test {
   json eval(const std::string& attack, Timing timing) {
     const std::string mode = timing == Timing::cold ? "cold" : "batch";
     const fs::path file =
-        timing == Timing::cold ? kGpuCases / "mix" / "mix.kta" : kGpuCases / "mix_batch.kta";
+        timing == Timing::cold ? kCases / "mix" / "mix.kta" : kCases / "mix_batch.kta";
     const fs::path out = dir / ((attack.empty() ? "starter" : attack) + "-" + mode);
     std::string args = "eval " + file.string() + " --device hip --quick --output " + out.string();
-    if (!attack.empty()) args += " --replay " + (kGpuCases / "solutions" / attack).string();
+    if (!attack.empty()) args += " --replay " + (kCases / "solutions" / attack).string();
     KtaRun r = run_kta(KTA_BINARY, dir, args, {{"KTA_CACHE_DIR", (dir / "cache").string()}});
     EXPECT_EQ(r.status, 0) << r.err;
     err = r.err;

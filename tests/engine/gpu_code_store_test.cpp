@@ -39,7 +39,7 @@ class GpuCodeStore : public ::testing::Test {
 
   // The mix task (kernel-mode reference and baseline, a launcher candidate) with its starter.
   json eval(const std::string& name) {
-    const fs::path file = fs::path(KTA_TEST_CASES_DIR) / "gpu" / "mix" / "mix.kta";
+    const fs::path file = fs::path(KTA_TEST_CASES_DIR) / "mix" / "mix.kta";
     KtaRun r =
         run_kta(KTA_BINARY, dir,
                 "eval " + file.string() + " --device hip --quick --output " + (dir / name).string(),
