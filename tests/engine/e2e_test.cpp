@@ -218,6 +218,16 @@ TEST_F(E2E, BatchTimingAppliesTheBandwidthFloorPerLaunchOnTheCpuDevice) {
   EXPECT_TRUE(p.contains("profile") && p["profile"].contains("batch sizing")) << p.dump();
 }
 
+TEST_F(E2E, ColdTimingAppliesTheBandwidthFloorOnTheCpuDevice) {
+  json t = eval_file(kCases / "floors" / "bytes_cold.kta", "bytes_cold", "");
+  EXPECT_FALSE(t["fast_enough"].get<bool>()) << t.dump();
+  EXPECT_NE(reason(t).find("performance: physics floor: "), std::string::npos) << reason(t);
+  EXPECT_NE(reason(t).find("above 1.50x the device's measured copy peak"), std::string::npos)
+      << reason(t);
+  json p = performance_payload("bytes_cold");
+  EXPECT_FALSE(p.contains("profile") && p["profile"].contains("batch sizing")) << p.dump();
+}
+
 TEST_F(E2E, ComputeFloorFromFlopsOnTheCpuDevice) {
   json t = eval_file(kCases / "floors" / "flops_only.kta", "flops_only", "");
   EXPECT_FALSE(t["fast_enough"].get<bool>()) << t.dump();
