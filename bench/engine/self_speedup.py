@@ -3,10 +3,13 @@
 contains 1.0, and how far the point estimates spread. A harness whose verdicts can be trusted on a
 busy machine reads 1.00x within its interval in (nearly) every run, loaded or not.
 
-    bench/engine/self_speedup.py KTA TASK [--runs 20] [--load 0|N] [--timing quick|cold] [--out DIR]
+    bench/engine/self_speedup.py KTA TASK [--runs 20] [--load 0|N] [--timing quick|cold]
+                                 [--device cpu|hip] [--plan] [--out DIR]
 
 KTA is the kta binary, TASK a .kta task file (its baseline is evaluated as the candidate: the
-replay agent with no solutions). --load N keeps N busy-looping processes beside every run (as
+replay agent with no solutions); with --plan, TASK is a plan of one task run as it stands (its
+own agent and timing: bench/engine/plans/self_*.kta, batch timing or a torch2hip task's starter
+against PyTorch). --load N keeps N busy-looping processes beside every run (as
 `stress-ng --cpu N` would). Prints one line per run and a summary; the raw results.json of each
 run stays under --out.
 """
@@ -29,8 +32,10 @@ def spin(stop):
         x = (x * 1103515245 + 12345) & 0xFFFFFFFF
 
 
-def one_run(kta, task, out, timing, empty):
-    args = [kta, "eval", task, "--device", "cpu", "--replay", empty, "--output", out]
+def one_run(kta, task, out, timing, empty, device, plan):
+    args = [kta, "eval", task, "--device", device, "--output", out]
+    if not plan:
+        args += ["--replay", empty]
     if timing == "quick":
         args.append("--quick")
     t0 = time.monotonic()
@@ -49,6 +54,8 @@ def main():
     p.add_argument("--runs", type=int, default=20)
     p.add_argument("--load", type=int, default=0)
     p.add_argument("--timing", default="quick", choices=["quick", "cold"])
+    p.add_argument("--device", default="cpu")
+    p.add_argument("--plan", action="store_true")
     p.add_argument("--out", default=None)
     a = p.parse_args()
     out_root = a.out or tempfile.mkdtemp(prefix="kta-self-speedup-")
@@ -62,7 +69,7 @@ def main():
     try:
         for i in range(a.runs):
             t, wall, err = one_run(a.kta, a.task, os.path.join(out_root, "run%02d" % i), a.timing,
-                                   empty)
+                                   empty, a.device, a.plan)
             if t is None:
                 print("run %2d: kta failed: %s" % (i, err))
                 continue

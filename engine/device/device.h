@@ -59,6 +59,13 @@ struct CompileOptions {
   std::vector<std::string> extra_flags;
 };
 
+// Compiled code crossing the worker's boundary, for the cache of it that only the engine reaches
+// (the hip device, whose compilers run in the worker: engine/device/remote/code_store.h). `key`:
+// the device names the code the request compiles to and compiles nothing; `build`: it compiles
+// and returns the code without loading it (no candidate code runs); `load`: it loads the code
+// the engine hands it instead of compiling. `none`: compile and load, as any device does.
+enum class CodeExchange { none, key, build, load };
+
 // What to compile: kernel mode names a __global__ function and its expected parameter types;
 // launcher mode names an extern "C" int NAME(const kta_call*) function.
 struct CompileRequest {
@@ -71,6 +78,8 @@ struct CompileRequest {
   std::string mode;
   std::vector<KernelArg> signature;  // kernel mode: declared parameter types, checked at compile
   CompileOptions options;
+  CodeExchange exchange = CodeExchange::none;
+  std::string code;  // exchange load: the code, as the device returned it from a build
 };
 
 struct CompileResult {
@@ -83,6 +92,10 @@ struct CompileResult {
   // This device cannot run the entry's flavor at all (Triton without a GPU or without the
   // module): the steps that need it are skipped with `error` as the reason, never failed.
   bool unavailable = false;
+  // Exchange key and build: what the code is (compiler, options, source and its folder's
+  // content; the same on every run). Empty: this device keeps no such code.
+  std::string code_key;
+  std::string code;  // exchange build: the compiled code, not loaded
 };
 
 // Outcome of a launch. A failed launch is an outcome, not an exception.

@@ -172,8 +172,9 @@ void PointProtocol::begin_round() {
     round_inputs_.resize(n);
     for (size_t j = 0; j < n; ++j)
       round_inputs_[j] =
-          make_inputs(*job_.task, job_.spec, kTimingSeeds + round_ * kMaxBatchLaunches + j);
+          make_inputs(*job_.task, job_.spec, kTimingSeeds + drawn_ * kMaxBatchLaunches + j);
   }
+  ++drawn_;
   ++round_;
   auto span = job_.profile->span("upload");
   for (Side* side : {&a_, &b_, &c_}) {

@@ -133,7 +133,8 @@ class PointProtocol {
   Side a_, b_, c_;
   std::vector<HostSet> round_inputs_;  // this round's fresh inputs, one per slot
   uint64_t round_ = 0;                 // rounds begun (warm-up included)
-  uint64_t kept_rounds_ = 0;           // rounds eligible for verification
+  uint64_t drawn_ = 0;        // rounds of inputs drawn, the batch sizing's too: no seed comes twice
+  uint64_t kept_rounds_ = 0;  // rounds eligible for verification
   std::mt19937_64 rng_;
   struct Kept {
     HostSet inputs, after_inputs, outputs;

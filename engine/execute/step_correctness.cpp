@@ -88,16 +88,17 @@ std::shared_ptr<const HostSet> JobRunner::run_reference(const PointSpec& spec,
     return nullptr;
   }
   auto span = profile_.span("reference run");
-  DeviceSet set(*ref->device, job_.task, spec);
-  set.upload_inputs(inputs);
-  set.poison_outputs(launches_++);
-  LaunchResult lr = set.launch(*ref);
+  auto set = std::make_unique<DeviceSet>(*ref->device, job_.task, spec);
+  set->upload_inputs(inputs);
+  set->poison_outputs(launches_++);
+  LaunchResult lr = set->launch(*ref);
   if (!lr.ok) {
     *error = "reference failed: " + lr.error;
+    set.reset();  // its buffers go while their device still exists
     drop_device(DeviceRole::trusted);
     return nullptr;
   }
-  return std::make_shared<const HostSet>(set.download_outputs());
+  return std::make_shared<const HostSet>(set->download_outputs());
 }
 
 CheckResult JobRunner::check_launch(const Impl& im, const PointSpec& spec, const HostSet& in,

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -98,6 +99,65 @@ std::string CacheKey::tag(std::string_view name, std::string_view data) const {
   // A tag that cannot be computed is empty: it verifies nothing.
   return ok && len == kTagBytes ? std::string(reinterpret_cast<const char*>(out), len)
                                 : std::string();
+}
+
+std::string sha256_hex(std::string_view bytes) {
+  unsigned char out[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  if (EVP_Digest(bytes.data(), bytes.size(), out, &len, EVP_sha256(), nullptr) != 1) return {};
+  static const char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (unsigned int i = 0; i < len; ++i) {
+    hex += kHex[out[i] >> 4];
+    hex += kHex[out[i] & 15];
+  }
+  return hex;
+}
+
+bool store_tagged(const std::filesystem::path& dir, const std::string& name,
+                  std::string_view bytes) {
+  std::string error;
+  std::optional<CacheKey> auth = CacheKey::open(dir, &error);
+  if (!auth) return false;
+  const std::string tag = auth->tag(name, bytes);
+  if (tag.empty()) return false;
+  std::error_code ec;
+  // Unique per process and thread: jobs of one engine may store the same entry at once.
+  static std::atomic<unsigned> next{0};
+  const std::filesystem::path tmp =
+      dir / (name + ".tmp." + std::to_string(getpid()) + "." + std::to_string(next++));
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), std::streamsize(bytes.size()));
+    out << tag;
+    if (!out) {
+      out.close();
+      std::filesystem::remove(tmp, ec);
+      return false;
+    }
+  }
+  std::filesystem::rename(tmp, dir / name, ec);
+  if (ec) std::filesystem::remove(tmp, ec);
+  return !ec;
+}
+
+TaggedEntry load_tagged(const std::filesystem::path& dir, const std::string& name) {
+  TaggedEntry e;
+  std::string file;
+  if (!read_whole_file(dir / name, &file)) return e;
+  std::string error;
+  std::optional<CacheKey> auth = CacheKey::open(dir, &error);
+  const size_t tag = CacheKey::kTagBytes;
+  std::string_view body(file.data(), file.size() >= tag ? file.size() - tag : 0);
+  if (auth && file.size() >= tag &&
+      auth->verify(name, body, std::string_view(file).substr(file.size() - tag))) {
+    e.bytes = std::string(body);
+    return e;
+  }
+  e.rejected = auth ? "fails authentication" : "cannot be authenticated (" + error + ")";
+  std::error_code ec;
+  std::filesystem::remove(dir / name, ec);
+  return e;
 }
 
 bool CacheKey::verify(std::string_view name, std::string_view data, std::string_view t) const {

@@ -36,7 +36,27 @@ class CacheKey {
   std::string key_;
 };
 
+// SHA-256 of `bytes`, 64 hex digits: the name of a cache entry whose content candidate code
+// chooses (a compiled module's source), so that no one can craft a source whose entry is another
+// one's (a fast 64-bit content hash is no defence against a made collision).
+std::string sha256_hex(std::string_view bytes);
+
 // Reads a whole file; false when it cannot be read.
 bool read_whole_file(const std::filesystem::path& p, std::string* out);
+
+// A cache entry `dir/name` as kept on disk: its bytes, then their tag under dir's key (HMAC of
+// the name and the bytes). Written to a temporary file and renamed, so a reader never sees a torn
+// entry; false when it cannot be written (a cache that cannot be written only costs a recompute).
+bool store_tagged(const std::filesystem::path& dir, const std::string& name,
+                  std::string_view bytes);
+
+// What reading an entry found: its bytes (authenticated), nothing (a miss), or an entry that was
+// rejected and removed: forged or changed, truncated, copied under another name, or unreadable
+// under a key that cannot be opened.
+struct TaggedEntry {
+  std::optional<std::string> bytes;
+  std::string rejected;  // "fails authentication" or "cannot be authenticated (<why>)"; else empty
+};
+TaggedEntry load_tagged(const std::filesystem::path& dir, const std::string& name);
 
 }  // namespace kta::engine::ipc

@@ -39,4 +39,36 @@ void release_shared_buffer(SharedBuffer& b) {
   b = SharedBuffer{};
 }
 
+UniqueFd memfd_with(std::string_view bytes, const char* name) {
+  UniqueFd fd(memfd_create(name, MFD_CLOEXEC));
+  if (!fd) throw std::runtime_error(std::string("memfd_create: ") + std::strerror(errno));
+  if (!write_fd(fd.get(), bytes))
+    throw std::runtime_error(std::string("cannot write ") + name + ": " + std::strerror(errno));
+  return fd;
+}
+
+bool read_fd(int fd, std::string* out) {
+  out->clear();
+  char buf[1 << 16];
+  for (off_t at = 0;;) {
+    ssize_t n = pread(fd, buf, sizeof buf, at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) return true;
+    out->append(buf, size_t(n));
+    at += n;
+  }
+}
+
+bool write_fd(int fd, std::string_view bytes) {
+  if (ftruncate(fd, 0) != 0) return false;
+  for (size_t at = 0; at < bytes.size();) {
+    ssize_t n = pwrite(fd, bytes.data() + at, bytes.size() - at, off_t(at));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    at += size_t(n);
+  }
+  return true;
+}
+
 }  // namespace kta::engine::ipc

@@ -209,6 +209,20 @@ TEST_F(AgentsE2E, WritesOutsideTheWorkspaceAreRecorded) {
           << other << ": " << note;
 }
 
+// With the sandbox off, only writes next to the workspace are seen (above); the result says
+// plainly that the rest (/tmp, $HOME, ...) is not tracked. A sandboxed agent has no such note.
+TEST_F(AgentsE2E, SandboxOffSaysWritesOutsideTheWorkspaceAreNotTracked) {
+  expect_ran(plain);
+  for (const char* agent : {"improve", "escape", "sleeper"})
+    EXPECT_EQ(plain.task(agent)["agent_run"].value("sandbox_note", std::string()),
+              "sandbox off in the plan: the agent's writes outside its workspace are not tracked")
+        << agent << ": " << plain.task(agent).dump(2);
+  if (!bwrap) GTEST_SKIP() << "no sandbox on this machine: " << bwrap_why;
+  expect_ran(sandboxed);
+  EXPECT_EQ(sandboxed.task("improve")["agent_run"].value("sandbox_note", std::string()), "")
+      << sandboxed.task("improve").dump(2);
+}
+
 TEST_F(AgentsE2E, NothingHeldOutInAnyWorkspace) {
   expect_ran(plain);
   EXPECT_EQ(

@@ -113,6 +113,16 @@ TEST(Audit, ShimKnowsStreamFlagsAndBitCasts) {
   EXPECT_TRUE(a.parse_errors.empty()) << testing_util::describe(a);
 }
 
+// HIP's C API has C linkage: a launcher that defines one of its functions (the own_timer attack,
+// which the cpu device and hipcc compile) parses too, rather than failing the audit.
+TEST(Audit, ARuntimeFunctionDefinedWithCLinkageParses) {
+  FileAudit a = audit_code(
+      "extern \"C\" hipError_t hipEventElapsedTime(float* ms, hipEvent_t, hipEvent_t) {\n"
+      "  *ms = 0.001f;\n  return hipSuccess;\n}\n"
+      "__global__ void k(float* y, int n) { if (threadIdx.x < n) y[threadIdx.x] = 0; }\n");
+  EXPECT_TRUE(a.parse_errors.empty()) << testing_util::describe(a);
+}
+
 TEST(Audit, MissingIncludeStillAudits) {
   FileAudit a = audit_code(
       "#include \"does_not_exist.h\"\n__global__ void k(float* y, int n) { y[threadIdx.x] = 0; "

@@ -16,6 +16,7 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "engine/results/store.h"
 #include "tests/support/golden.h"
@@ -50,16 +51,36 @@ class E2E : public ::testing::Test {
 
   // Evaluates vadd with the candidate of one case; returns the task's entry of results.json.
   json eval_case(const std::string& name, const std::string& extra = "") {
-    fs::path out = dir / name;
-    KtaRun r =
-        kta("eval " + (kCases / "vadd" / "vadd.kta").string() + " --device cpu --quick --replay " +
-            (kCases / "solutions" / name).string() + " --output " + out.string() + " " + extra);
+    return eval_file(kCases / "vadd" / "vadd.kta", name,
+                     "--replay " + (kCases / "solutions" / name).string() + " " + extra);
+  }
+  // The same under batch timing (cases/vadd_batch.kta: vadd with std.timing.batch).
+  json eval_case_batch(const std::string& name) {
+    return eval_file(kCases / "vadd_batch.kta", name + "-batch",
+                     "--replay " + (kCases / "solutions" / name).string());
+  }
+  // Evaluates a task or plan on the cpu device (quick timing) into dir/out_name; returns the
+  // first task's entry of results.json.
+  json eval_file(const fs::path& file, const std::string& out_name, const std::string& extra) {
+    fs::path out = dir / out_name;
+    KtaRun r = kta("eval " + file.string() + " --device cpu --quick --output " + out.string() +
+                   " " + extra);
     EXPECT_EQ(r.status, 0) << r.err;
     json doc = json::parse(slurp(out / "results.json"), nullptr, false);
     EXPECT_FALSE(doc.is_discarded()) << r.err;
     if (doc.is_discarded() || doc["tasks"].empty()) return json::object();
     last_err = r.err;
     return doc["tasks"][0];
+  }
+  // The payload of the visible performance step of the run in dir/out_name, as results.db
+  // keeps it.
+  json performance_payload(const std::string& out_name) {
+    auto store = kta::engine::ResultStore::open(dir / out_name);
+    for (const auto& s : store->steps())
+      if (s.step == kta::engine::StepKind::visible_performance)
+        return kta::engine::payload_json(s.payload);
+    ADD_FAILURE() << "no performance step in " << out_name;
+    return json::object();
   }
 
   fs::path dir;
@@ -114,39 +135,135 @@ TEST_F(E2E, CorrectThenCorruptIsCaughtAfterTiming) {
       << reason(t);
 }
 
-// Adversarial candidates (cases/solutions/<name>/vadd/vadd.hip; docs/eval.md's exploit table).
-// Those whose trick needs a second look at the same inputs or outputs gain nothing: every timed
-// launch gets inputs never seen before and a poisoned output.
-TEST_F(E2E, AttacksThatNeedToSeeTheSameInputsAgainGainNothing) {
-  for (const char* name :
-       {"skip_if_computed", "poison_aware", "memo_content", "own_timer", "off_cpu"}) {
-    json t = eval_case(name);
-    EXPECT_TRUE(t["correct"].get<bool>()) << name << ": " << reason(t);
-    // The same work as the baseline's: no 1.5x from a trick (the speedups the attacks reached
-    // before were 12x to 1500x).
-    EXPECT_LT(t["speedup"].get<double>(), 1.5) << name;
-  }
+// Adversarial candidates (cases/solutions/<attack>/; docs/eval.md's exploit table), each a whole
+// `kta eval` on the cpu device, under cold timing and under batch timing, where the attacks were
+// found (skip_if_computed read 1523x, memo_content 70.6x there).
+//
+// Tricks that need a second look at the same inputs or outputs: launchers of the compute-bound
+// mix task (cases/mix/mix_cpu.kta, a few milliseconds of CPU time per launch, so the measurement
+// is steady however busy the machine), whose trick, when it triggers, skips nearly all the work:
+// with the protocol's fresh inputs and poison turned off they read 10x to 85x. With them, every
+// timed launch has inputs never seen before and a poisoned output: they gain nothing. The same
+// candidates run on a GPU in gpu_attacks_test.cpp. off_cpu computes in a child process, which the
+// CPU-time clock would miss if the device did not count its children.
+enum class Timing { cold, batch };
+class MixAttack : public E2E,
+                  public ::testing::WithParamInterface<std::tuple<const char*, Timing>> {};
+
+TEST_P(MixAttack, GainsNothing) {
+  const auto [name, timing] = GetParam();
+  const bool batch = timing == Timing::batch;
+  const std::string out = std::string(name) + (batch ? "-batch" : "-cold");
+  json t = eval_file(batch ? kCases / "mix_cpu_batch.kta" : kCases / "mix" / "mix_cpu.kta", out,
+                     "--replay " + (kCases / "solutions" / name).string());
+  EXPECT_TRUE(t["correct"].get<bool>()) << name << ": " << reason(t);
+  EXPECT_LT(t["speedup"].get<double>(), 1.5) << name << ": " << t.dump();
+  // Valid HIP: the audit reads them as hipcc would (own_timer's extern "C" timer once failed).
+  EXPECT_EQ(reason(t).find("cannot parse"), std::string::npos) << name << ": " << reason(t);
+  json p = performance_payload(out);
+  EXPECT_EQ(p.contains("profile") && p["profile"].contains("batch sizing"), batch) << p.dump();
 }
 
+INSTANTIATE_TEST_SUITE_P(SameInputsAgain, MixAttack,
+                         ::testing::Combine(::testing::Values("skip_if_computed", "poison_aware",
+                                                              "memo_content", "own_timer",
+                                                              "off_cpu"),
+                                            ::testing::Values(Timing::cold, Timing::batch)),
+                         [](const auto& param_info) {
+                           return std::string(std::get<0>(param_info.param)) +
+                                  (std::get<1>(param_info.param) == Timing::batch ? "_batch"
+                                                                                  : "_cold");
+                         });
+
 // Those that leave outputs unwritten are caught: the verified launch is a random timed one.
-TEST_F(E2E, AttacksThatSkipWorkFailByName) {
-  for (const char* name : {"memo_pointer", "call_count"}) {
-    json t = eval_case(name);
-    EXPECT_FALSE(t["correct"].get<bool>()) << name;
-    // Wrong by the correctness gate already (memo_pointer: its buffers serve every seed) or by
-    // the verified timed launch.
-    EXPECT_TRUE(reason(t).find("outputs of a timed launch are wrong") != std::string::npos ||
-                reason(t).rfind("correctness: ", 0) == 0)
-        << name << ": " << reason(t);
-  }
+class SkippedWork : public E2E,
+                    public ::testing::WithParamInterface<std::tuple<const char*, Timing>> {};
+TEST_P(SkippedWork, FailsByName) {
+  const auto [name, timing] = GetParam();
+  json t = timing == Timing::batch ? eval_case_batch(name) : eval_case(name);
+  EXPECT_FALSE(t["correct"].get<bool>()) << name;
+  // Wrong by the correctness gate already (memo_pointer: its buffers serve every seed) or by
+  // the verified timed launch.
+  EXPECT_TRUE(reason(t).find("outputs of a timed launch are wrong") != std::string::npos ||
+              reason(t).rfind("correctness: ", 0) == 0)
+      << name << ": " << reason(t);
 }
+INSTANTIATE_TEST_SUITE_P(Attacks, SkippedWork,
+                         ::testing::Combine(::testing::Values("memo_pointer", "call_count"),
+                                            ::testing::Values(Timing::cold, Timing::batch)),
+                         [](const auto& param_info) {
+                           return std::string(std::get<0>(param_info.param)) +
+                                  (std::get<1>(param_info.param) == Timing::batch ? "_batch"
+                                                                                  : "_cold");
+                         });
 
 // Work handed to a process that outlives the launch would be measured nowhere: it fails.
 TEST_F(E2E, WorkOutsideTheMeasuredProcessFails) {
-  json t = eval_case("detached_child");
-  EXPECT_FALSE(t["correct"].get<bool>());
-  EXPECT_NE(reason(t).find("the launch left a child process running"), std::string::npos)
+  for (bool batch : {false, true}) {
+    json t = batch ? eval_case_batch("detached_child") : eval_case("detached_child");
+    EXPECT_FALSE(t["correct"].get<bool>());
+    EXPECT_NE(reason(t).find("the launch left a child process running"), std::string::npos)
+        << reason(t);
+  }
+}
+
+// The physics floors on the cpu device, which measures its read rate and reports a compute
+// bound. The tasks under cases/floors/ claim 2^40 bytes or flops per element for each launch: no
+// machine, however fast or loaded, comes near, so the verdicts cannot depend on timing.
+TEST_F(E2E, BatchTimingAppliesTheBandwidthFloorPerLaunchOnTheCpuDevice) {
+  json t = eval_file(kCases / "floors" / "bytes_batch.kta", "bytes_batch", "");
+  EXPECT_FALSE(t["fast_enough"].get<bool>()) << t.dump();
+  EXPECT_NE(reason(t).find("performance: physics floor: "), std::string::npos) << reason(t);
+  json p = performance_payload("bytes_batch");
+  EXPECT_TRUE(p.contains("profile") && p["profile"].contains("batch sizing")) << p.dump();
+}
+
+TEST_F(E2E, ColdTimingAppliesTheBandwidthFloorOnTheCpuDevice) {
+  json t = eval_file(kCases / "floors" / "bytes_cold.kta", "bytes_cold", "");
+  EXPECT_FALSE(t["fast_enough"].get<bool>()) << t.dump();
+  EXPECT_NE(reason(t).find("performance: physics floor: "), std::string::npos) << reason(t);
+  EXPECT_NE(reason(t).find("above 1.50x the device's measured copy peak"), std::string::npos)
       << reason(t);
+  json p = performance_payload("bytes_cold");
+  EXPECT_FALSE(p.contains("profile") && p["profile"].contains("batch sizing")) << p.dump();
+}
+
+TEST_F(E2E, ComputeFloorFromFlopsOnTheCpuDevice) {
+  json t = eval_file(kCases / "floors" / "flops_only.kta", "flops_only", "");
+  EXPECT_FALSE(t["fast_enough"].get<bool>()) << t.dump();
+  EXPECT_NE(reason(t).find("performance: compute floor: "), std::string::npos) << reason(t);
+  EXPECT_NE(reason(t).find("above 1.50x the device's peak"), std::string::npos) << reason(t);
+}
+
+TEST_F(E2E, NoBytesNorFlopsSkipsTheFloorWithANote) {
+  json t = eval_file(kCases / "floors" / "no_annotation.kta", "no_annotation", "");
+  EXPECT_TRUE(t["correct"].get<bool>()) << reason(t);
+  EXPECT_EQ(reason(t).find("floor"), std::string::npos) << reason(t);
+  json p = performance_payload("no_annotation");
+  bool noted = false;
+  for (const auto& n : p.value("notes", json::array()))
+    noted = noted || (n["name"] == "physics_floor_skipped" &&
+                      n["text"] ==
+                          "the task declares neither bytes nor flops: no physics floor "
+                          "applies");
+  EXPECT_TRUE(noted) << p.dump();
+}
+
+// The cpu device's measured ceiling reaches the engine through the worker: the vadd baseline's
+// rate is recorded as a share of it, positive, and within the floor's margin (1.5x) since the
+// step passed.
+TEST_F(E2E, TheCpuDeviceReportsItsMeasuredReadRate) {
+  json t = eval_file(kCases / "vadd" / "vadd.kta", "ceiling", "");
+  EXPECT_TRUE(t["correct"].get<bool>()) << reason(t);
+  json p = performance_payload("ceiling");
+  ASSERT_TRUE(p.contains("peak_bandwidth")) << p.dump();
+  EXPECT_GT(p["peak_bandwidth"].get<double>(), 1e8) << p.dump();  // 0.1 GB/s per CPU-second
+  EXPECT_LT(p["peak_bandwidth"].get<double>(), 1e13) << p.dump();
+  ASSERT_EQ(p["percent_of_peak"].size(), 2u) << p.dump();
+  for (const auto& share : p["percent_of_peak"]) {
+    EXPECT_GT(share.get<double>(), 0) << p.dump();
+    EXPECT_LE(share.get<double>(), 150) << p.dump();
+  }
 }
 
 TEST_F(E2E, CrashIsANamedFailureAndTheRunFinishes) {
@@ -179,6 +296,11 @@ TEST_F(E2E, ShapeOverfitPassesVisibleAndFailsHeldOut) {
   EXPECT_EQ(t["heldout"]["correct"], false);
   EXPECT_EQ(t["heldout"]["baseline_correct"], true);
   EXPECT_EQ(t["heldout"]["quadrant"], "candidate regresses");
+  // The held-out gate (gate heldout { require correct }, the default) fails the task; the
+  // visible-only correctness (AgentKernelArena's) is kept beside it.
+  EXPECT_EQ(t["correct_visible"], true) << t.dump();
+  EXPECT_EQ(t["correct_heldout"], false) << t.dump();
+  EXPECT_EQ(t["heldout_passed"], false) << t.dump();
   // Held-out sizes (1001, 5003) appear nowhere in what the run prints.
   for (const char* v : {"1001", "5003"}) {
     EXPECT_FALSE(mentions_number(last_err, v)) << last_err;

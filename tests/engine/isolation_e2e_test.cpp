@@ -93,6 +93,9 @@ TEST_F(Isolation, TheControlProbeGetsThrough) {
 TEST_F(Isolation, CandidateCodeReachesNothingOfTheEngines) {
   if (!kta::engine::ipc::worker_isolation().sandboxed)
     GTEST_SKIP() << "no worker isolation here: " << kta::engine::ipc::worker_isolation().why;
+  // The hip device's kept code lives in the same cache folder (a run on a GPU made it).
+  fs::create_directories(dir / "cache" / "hip");
+  std::ofstream(dir / "cache" / "hip" / ".kta-key") << "a key no worker may read";
   json t = eval("probe", write_probe("probe", false));
   // "first at index K" names the probe that reached something.
   EXPECT_TRUE(t.value("correct", false)) << reason(t);
@@ -100,6 +103,7 @@ TEST_F(Isolation, CandidateCodeReachesNothingOfTheEngines) {
   // Nothing was written where the candidate tried.
   EXPECT_FALSE(fs::exists(dir / "cache" / "reference" / "forged.bin"));
   EXPECT_FALSE(fs::exists(dir / "cache" / "cpu" / "forged.so"));
+  EXPECT_FALSE(fs::exists(dir / "cache" / "hip" / "forged.code"));
   // The caches the run used are there and keyed, out of the worker's reach all the same.
   EXPECT_TRUE(fs::exists(dir / "cache" / "reference" / ".kta-key"));
   EXPECT_TRUE(fs::exists(dir / "cache" / "cpu" / ".kta-key"));

@@ -63,4 +63,41 @@ TEST_F(CodeCache, AValidEntryUnderAnotherKeyFailsAuthentication) {
   EXPECT_TRUE(cache_load(dir, "k1"));
 }
 
+// The folder digest that stands in for a source's folder in compile keys.
+TEST_F(CodeCache, AFoldersDigestIsItsContentNotItsPath) {
+  for (const char* copy : {"a", "b"}) {
+    fs::create_directories(dir / copy / "sub" / "deeper" / "deepest");
+    std::ofstream(dir / copy / "k.hip") << "kernel";
+    std::ofstream(dir / copy / "sub" / "h.h") << "header";
+    std::ofstream(dir / copy / "sub" / "deeper" / "i.h") << "two levels down";
+    // Three levels down: not in a worker's staged copy, so not in the digest.
+    std::ofstream(dir / copy / "sub" / "deeper" / "deepest" / "x.h") << copy;
+  }
+  const std::string a = source_folder_digest(dir / "a");
+  EXPECT_EQ(a.size(), 64u) << a;
+  EXPECT_EQ(a, source_folder_digest(dir / "b"));
+  std::ofstream(dir / "b" / "sub" / "deeper" / "i.h", std::ios::app) << "!";
+  EXPECT_NE(source_folder_digest(dir / "b"), a);
+  fs::rename(dir / "a" / "sub" / "h.h", dir / "a" / "sub" / "g.h");
+  EXPECT_NE(source_folder_digest(dir / "a"), a);
+}
+
+TEST_F(CodeCache, AFolderTooLargeToDigestHasNoDigest) {
+  fs::create_directories(dir);
+  std::ofstream(dir / "k.hip") << "kernel";
+  fs::resize_file(dir / "k.hip", (size_t(64) << 20) + 1);  // sparse: nothing is written
+  EXPECT_EQ(source_folder_digest(dir), "");
+}
+
+TEST_F(CodeCache, AnEntryEncodesAndDecodes) {
+  CachedCode c{"so", "kta_launch", "log", std::string("\0ELF\n", 5)};
+  auto back = decode_code(encode_code(c));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->format, "so");
+  EXPECT_EQ(back->lowered_name, "kta_launch");
+  EXPECT_EQ(back->log, "log");
+  EXPECT_EQ(back->code, c.code);
+  EXPECT_FALSE(decode_code("not an entry"));
+}
+
 }  // namespace

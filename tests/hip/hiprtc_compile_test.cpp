@@ -267,6 +267,65 @@ TEST_F(HipRtc, CorruptCacheEntryIsRecompiled) {
   EXPECT_FALSE(again.result.cache_hit);
 }
 
+// The key names the code, not where its source lies: a worker compiles from a staged copy of the
+// source's folder, at another path on every run, and the engine keeps the code across runs under
+// this key (engine/device/remote/code_store.h). key_only computes it without compiling.
+TEST_F(HipRtc, TheKeyNamesTheCodeWhereverItsFolderLies) {
+  std::vector<KernelArg> sig = {scalar(ArgType::f32), ptr("float"), ptr("float"),
+                                scalar(ArgType::i64)};
+  std::vector<std::string> keys;
+  for (const char* copy : {"a", "b"}) {
+    fs::create_directories(cache_ / copy);
+    fs::copy_file(fs::path(KTA_HIP_TEST_KERNELS) / "saxpy.hip", cache_ / copy / "saxpy.hip");
+    RtcRequest r;
+    r.source = cache_ / copy / "saxpy.hip";
+    r.entry = "saxpy";
+    r.signature = sig;
+    r.arch = kArch;
+    r.cache_dir = cache_ / "cache";
+    r.key_only = true;
+    RtcOutput k = rtc_compile(r);
+    ASSERT_TRUE(k.result.ok) << k.result.error;
+    EXPECT_TRUE(k.code.empty());            // nothing compiled
+    EXPECT_EQ(k.key.size(), 64u) << k.key;  // SHA-256
+    r.key_only = false;
+    RtcOutput full = rtc_compile(r);
+    ASSERT_TRUE(full.result.ok) << full.result.error;
+    EXPECT_EQ(full.key, k.key);
+    keys.push_back(k.key);
+  }
+  EXPECT_EQ(keys[0], keys[1]);
+}
+
+// A header beside the kernel is part of the code: changing it changes the key, and the compile
+// after the change is not served the code of before from the cache.
+TEST_F(HipRtc, AHeaderBesideTheKernelIsPartOfTheKey) {
+  const fs::path dir = cache_ / "src";
+  fs::create_directories(dir);
+  std::ofstream(dir / "k.hip") << "#include <hip/hip_runtime.h>\n#include \"scale.h\"\n"
+                                  "__global__ void k(float* y) { y[threadIdx.x] *= SCALE; }\n";
+  RtcRequest r;
+  r.source = dir / "k.hip";
+  r.entry = "k";
+  r.signature = {ptr("float")};
+  r.arch = kArch;
+  r.cache_dir = cache_ / "cache";
+  std::ofstream(dir / "scale.h") << "#define SCALE 2.0f\n";
+  RtcOutput two = rtc_compile(r);
+  ASSERT_TRUE(two.result.ok) << two.result.error << two.result.log;
+  std::ofstream(dir / "scale.h", std::ios::trunc) << "#define SCALE 3.0f\n";
+  RtcOutput three = rtc_compile(r);
+  ASSERT_TRUE(three.result.ok) << three.result.error << three.result.log;
+  EXPECT_NE(three.key, two.key);
+  EXPECT_FALSE(three.result.cache_hit);
+  EXPECT_NE(three.code, two.code);
+  // Any file of the folder counts, two levels deep, as the worker's staged copy holds them.
+  fs::create_directories(dir / "sub");
+  std::ofstream(dir / "sub" / "other.h") << "// unused\n";
+  r.key_only = true;
+  EXPECT_NE(rtc_compile(r).key, three.key);
+}
+
 // Every kernel of the benchmark suite compiles through the prelude with the signature its
 // parameter list spells (the .kta files pass exactly these types).
 TEST_F(HipRtc, EveryTaskKernelCompiles) {

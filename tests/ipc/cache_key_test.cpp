@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <fstream>
 #include <random>
 
 namespace {
@@ -58,6 +59,41 @@ TEST_F(CacheKeyTest, AKeyOthersCanReadIsRefused) {
   fs::permissions(dir / CacheKey::kFileName, fs::perms::group_read, fs::perm_options::add);
   EXPECT_FALSE(CacheKey::open(dir, &error));
   EXPECT_NE(error.find("mode must be 0600"), std::string::npos) << error;
+}
+
+// Tagged entries: what store_tagged wrote reads back; anything else under the name (changed bytes,
+// a cut tag, another entry's file) is rejected by name and removed.
+TEST_F(CacheKeyTest, ATaggedEntryReadsBackAndAnyOtherIsRejectedAndRemoved) {
+  using kta::engine::ipc::load_tagged;
+  using kta::engine::ipc::store_tagged;
+  EXPECT_FALSE(load_tagged(dir, "a.code").bytes);  // a miss
+  EXPECT_TRUE(load_tagged(dir, "a.code").rejected.empty());
+  ASSERT_TRUE(store_tagged(dir, "a.code", "payload"));
+  auto hit = load_tagged(dir, "a.code");
+  ASSERT_TRUE(hit.bytes);
+  EXPECT_EQ(*hit.bytes, "payload");
+
+  std::string file;
+  ASSERT_TRUE(kta::engine::ipc::read_whole_file(dir / "a.code", &file));
+  for (const std::string& bad : {std::string("PAYLOAD") + file.substr(7),  // changed bytes
+                                 file.substr(0, file.size() - 1),          // a cut tag
+                                 std::string("short")}) {
+    std::ofstream(dir / "a.code", std::ios::binary | std::ios::trunc) << bad;
+    auto e = load_tagged(dir, "a.code");
+    EXPECT_FALSE(e.bytes);
+    EXPECT_EQ(e.rejected, "fails authentication");
+    EXPECT_FALSE(fs::exists(dir / "a.code"));
+  }
+  ASSERT_TRUE(store_tagged(dir, "b.code", "payload"));
+  fs::copy_file(dir / "b.code", dir / "a.code");
+  EXPECT_EQ(load_tagged(dir, "a.code").rejected, "fails authentication");
+}
+
+TEST(Sha256, KnownVectors) {
+  EXPECT_EQ(kta::engine::ipc::sha256_hex("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(kta::engine::ipc::sha256_hex(""),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
 }
 
 }  // namespace

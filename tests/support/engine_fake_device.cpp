@@ -14,10 +14,18 @@ FakeDevice::FakeDevice(std::shared_ptr<FakeRegistry> registry) : registry_(std::
   ++registry_->devices_made;
 }
 
+FakeDevice::~FakeDevice() {
+  std::lock_guard lock(registry_->mu);
+  registry_->buffers_at_destruction.push_back(buffers_.size());
+}
+
 DeviceInfo FakeDevice::info() const {
   DeviceInfo i;
   i.name = "fake";
   i.peak_bandwidth = registry_->peak_bandwidth;
+  i.cache_bandwidth = registry_->cache_bandwidth;
+  i.l2_bytes = registry_->l2_bytes;
+  i.peak_flops = registry_->peak_flops;
   return i;
 }
 
@@ -43,6 +51,10 @@ void FakeDevice::upload(Buffer dst, const void* src, size_t bytes) {
 
 void FakeDevice::download(void* dst, Buffer src, size_t bytes) {
   auto& m = mem(src);
+  {
+    std::lock_guard lock(registry_->mu);
+    registry_->events.push_back({"", {{this, src.id}}});
+  }
   if (bytes > m.size()) throw std::runtime_error("fake device: download past the end");
   std::memcpy(dst, m.data(), bytes);
 }
@@ -90,11 +102,14 @@ LaunchResult FakeDevice::run(const Invocation& invocation) {
   return {false, "the fake device has no launcher mode"};
 }
 
-LaunchResult FakeDevice::launch_kernel(uint64_t module, const std::vector<KernelArg>& args) {
+LaunchResult FakeDevice::launch_kernel(uint64_t module, const std::vector<KernelArg>& args,
+                                       int timed_batch, int batch_index) {
   auto it = modules_.find(module);
   if (it == modules_.end()) return {false, "unknown module"};
   FakeLaunch l;
   l.args = &args;
+  l.timed_batch = timed_batch;
+  l.batch_index = batch_index;
   for (const auto& a : args) {
     l.ptrs.push_back(a.type == ArgType::ptr ? static_cast<void*>(mem(a.buffer).data()) : nullptr);
   }
@@ -111,9 +126,17 @@ LaunchResult FakeDevice::launch_kernel(uint64_t module, const std::vector<Kernel
 TimedResult FakeDevice::timed(std::span<const Invocation> batch, bool) {
   TimedResult t;
   if (batch.empty()) return TimedResult{{false, "empty batch"}, 0};
-  for (const Invocation& inv : batch) {
-    t.status = run(inv);
+  std::vector<FakeRegistry::BufferRef> outputs;
+  for (size_t i = 0; i < batch.size(); ++i) {
+    const KernelLaunch* k = batch[i].kernel();
+    if (k == nullptr) return TimedResult{{false, "the fake device has no launcher mode"}, 0};
+    if (k->args.size() > 2) outputs.push_back({this, k->args[2].buffer.id});
+    t.status = launch_kernel(batch[i].module, k->args, int(batch.size()), int(i));
     if (!t.status.ok) return t;
+  }
+  {
+    std::lock_guard lock(registry_->mu);
+    registry_->events.push_back({modules_.at(batch.front().module), std::move(outputs)});
   }
   uint64_t module = batch.front().module;
   const auto& k = registry_->kernels.at(modules_.at(module));

@@ -20,6 +20,8 @@ struct FakeLaunch {
   std::vector<void*> ptrs;  // per argument; null for scalars
   const std::vector<engine::KernelArg>* args = nullptr;
   uint64_t call_index = 0;
+  int timed_batch = 0;   // launched by timed(): the batch's size (0: by run())
+  int batch_index = -1;  // its place in that batch
   int64_t scalar(size_t i) const { return (*args)[i].scalar.i; }
   template <typename T>
   T* ptr(size_t i) const {
@@ -46,12 +48,33 @@ struct FakeRegistry {
   int devices_made = 0;
   int compiles = 0;
   std::map<std::string, int> launches;  // kernel name -> launches (timed included)
-  double peak_bandwidth = 0;            // what info() reports, bytes/s
+  // What info() reports: the physics floor's ceilings (0: unknown, no floor of that kind).
+  double peak_bandwidth = 0;   // bytes/s from DRAM
+  double cache_bandwidth = 0;  // bytes/s for a working set that fits 4x l2_bytes
+  size_t l2_bytes = 0;
+  double peak_flops = 0;  // flop/s
+  // What the protocol did with the buffers, in order: every timed batch's output buffers (the
+  // kernel's third argument) in launch order, and every buffer downloaded, each with the device
+  // it belongs to (buffer ids are per device).
+  struct BufferRef {
+    const void* device;
+    uint64_t id;
+    bool operator==(const BufferRef&) const = default;
+  };
+  struct Event {
+    std::string kernel;              // a timed batch of this kernel; empty: a download
+    std::vector<BufferRef> buffers;  // the batch's outputs in launch order, or the one downloaded
+  };
+  std::vector<Event> events;
+  // Per device destroyed, the buffers it still held: a buffer freed after its device was gone
+  // would be a use after free.
+  std::vector<size_t> buffers_at_destruction;
 };
 
 class FakeDevice : public engine::Device {
  public:
   explicit FakeDevice(std::shared_ptr<FakeRegistry> registry);
+  ~FakeDevice() override;
   engine::DeviceInfo info() const override;
   engine::Buffer alloc(size_t bytes) override;
   void free(engine::Buffer b) override;
@@ -69,7 +92,8 @@ class FakeDevice : public engine::Device {
 
  private:
   std::vector<std::byte>& mem(engine::Buffer b);
-  engine::LaunchResult launch_kernel(uint64_t module, const std::vector<engine::KernelArg>& args);
+  engine::LaunchResult launch_kernel(uint64_t module, const std::vector<engine::KernelArg>& args,
+                                     int timed_batch = 0, int batch_index = -1);
   std::shared_ptr<FakeRegistry> registry_;
   std::map<uint64_t, std::vector<std::byte>> buffers_;
   std::map<uint64_t, std::string> modules_;

@@ -72,7 +72,7 @@ TEST_F(Isolation, HangIsKilledAfterTheTimeLimit) {
   uint64_t m = compile_kernel(dev, "hang.hip", "hang");
   auto r = dev.launch(m, {ptr(b, "int")}, geometry1(1, 1));
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(r.error, "timeout after 3 s");
+  EXPECT_EQ(r.error.rfind("timeout after 3 s", 0), 0u) << r.error;  // longer on a busy machine
   expect_healthy();
 }
 

@@ -483,6 +483,14 @@ std::set<pid_t> CpuDevice::child_pids() {
 // their CPU time (user and system) added to *seconds; one still running fails the launch, since
 // work it does after the launch returned would be measured nowhere. Children that were there
 // before (a python runner beside an in-process device) are left alone.
+namespace {
+// User and system CPU time of a getrusage record.
+double rusage_seconds(const rusage& u) {
+  auto secs = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
+  return secs(u.ru_utime) + secs(u.ru_stime);
+}
+}  // namespace
+
 void CpuDevice::reap_children(const std::set<pid_t>& before, LaunchResult& r, double* seconds) {
   rusage start{}, end{};
   getrusage(RUSAGE_CHILDREN, &start);
@@ -494,8 +502,7 @@ void CpuDevice::reap_children(const std::set<pid_t>& before, LaunchResult& r, do
     if (got == 0) running = true;
   }
   getrusage(RUSAGE_CHILDREN, &end);
-  auto secs = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
-  *seconds += secs(end.ru_utime) - secs(start.ru_utime) + secs(end.ru_stime) - secs(start.ru_stime);
+  *seconds += rusage_seconds(end) - rusage_seconds(start);
   if (running && r.ok) {
     r.ok = false;
     r.error = "the launch left a child process running (work outside the launch is not measured)";
@@ -531,14 +538,21 @@ TimedResult CpuDevice::timed(std::span<const Invocation> batch, bool flush) {
   }
   if (flush) flush_caches();
   std::set<pid_t> before = child_pids();
+  // Work a launch handed to a child process counts too, whoever reaped the child: the launch
+  // itself (a waitpid in candidate code), or reap_children after it (and a child left running
+  // fails the launch).
+  rusage children0{};
+  getrusage(RUSAGE_CHILDREN, &children0);
   double cpu0 = process_cpu_seconds();
   auto t0 = std::chrono::steady_clock::now();
   for (size_t i = 0; i < batch.size() && t.status.ok; ++i) t.status = run_once(*m, batch[i]);
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   double cpu = process_cpu_seconds() - cpu0;
-  // Work a launch handed to a child process counts too (and a child left running fails it).
-  double children = 0;
-  reap_children(before, t.status, &children);
+  double reaped = 0;
+  reap_children(before, t.status, &reaped);
+  rusage children1{};
+  getrusage(RUSAGE_CHILDREN, &children1);
+  double children = rusage_seconds(children1) - rusage_seconds(children0);
   double n = static_cast<double>(batch.size());
   t.seconds = (cpu + children) / n;
   t.wall_seconds = wall / n;

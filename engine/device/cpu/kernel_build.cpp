@@ -374,7 +374,8 @@ void compile_into_cache(const CompileRequest& req, const DeviceOptions& opts, co
 
 }  // namespace
 
-std::string content_hash(const std::string& data) { return lang::ContentHasher().add(data).hex(); }
+// Collision-resistant: the key text holds the candidate's source (engine/ipc/cache_key.h).
+std::string content_hash(const std::string& data) { return ipc::sha256_hex(data); }
 
 std::string runtime_library_path(const DeviceOptions& o) {
   const fs::path& lib = o.locations.cpu_runtime_lib;

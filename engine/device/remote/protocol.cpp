@@ -66,11 +66,21 @@ DeviceOptions options_from_json(const json& j) {
   return o;
 }
 
+namespace {
+constexpr const char* kExchanges[] = {"none", "key", "build", "load"};
+}  // namespace
+
+// The code of an exchange travels as a descriptor beside the message (RemoteDevice, the worker).
 json to_json(const CompileRequest& r) {
-  return {{"source", r.source.string()},    {"entry", r.entry},
-          {"launcher", r.launcher},         {"signature", to_json(r.signature)},
-          {"sanitize", r.options.sanitize}, {"warp_size", r.options.warp_size},
-          {"defines", r.options.defines},   {"extra_flags", r.options.extra_flags}};
+  return {{"source", r.source.string()},
+          {"entry", r.entry},
+          {"launcher", r.launcher},
+          {"signature", to_json(r.signature)},
+          {"sanitize", r.options.sanitize},
+          {"warp_size", r.options.warp_size},
+          {"defines", r.options.defines},
+          {"extra_flags", r.options.extra_flags},
+          {"exchange", kExchanges[static_cast<int>(r.exchange)]}};
 }
 CompileRequest compile_request_from_json(const json& j) {
   CompileRequest r;
@@ -82,12 +92,20 @@ CompileRequest compile_request_from_json(const json& j) {
   r.options.warp_size = j.at("warp_size").get<int>();
   r.options.defines = j.at("defines").get<std::vector<std::string>>();
   r.options.extra_flags = j.at("extra_flags").get<std::vector<std::string>>();
+  const std::string exchange = j.value("exchange", std::string("none"));
+  for (int i = 0; i < 4; ++i)
+    if (exchange == kExchanges[i]) r.exchange = static_cast<CodeExchange>(i);
   return r;
 }
 
 json to_json(const CompileResult& r) {
-  return {{"ok", r.ok},         {"error", r.error},     {"log", ipc::clip(r.log)},
-          {"module", r.module}, {"seconds", r.seconds}, {"cache_hit", r.cache_hit}};
+  return {{"ok", r.ok},
+          {"error", r.error},
+          {"log", ipc::clip(r.log)},
+          {"module", r.module},
+          {"seconds", r.seconds},
+          {"cache_hit", r.cache_hit},
+          {"code_key", r.code_key}};
 }
 CompileResult compile_result_from_json(const json& j) {
   CompileResult r;
@@ -97,6 +115,7 @@ CompileResult compile_result_from_json(const json& j) {
   r.module = j.at("module").get<uint64_t>();
   r.seconds = j.at("seconds").get<double>();
   r.cache_hit = j.at("cache_hit").get<bool>();
+  r.code_key = j.value("code_key", std::string());
   return r;
 }
 

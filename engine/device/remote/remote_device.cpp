@@ -15,6 +15,7 @@
 #include "engine/device/cpu/cpu_device.h"
 #include "engine/device/cpu/kernel_build.h"
 #include "engine/device/remote/asan_report.h"
+#include "engine/device/remote/code_store.h"
 #include "engine/device/remote/protocol.h"
 #include "engine/ipc/child_status.h"
 #include "engine/ipc/unique_fd.h"
@@ -131,6 +132,7 @@ void RemoteDevice::start(bool asan) {
   std::string why = worker_.start(worker_command(asan), [this] { return greet(); });
   if (!why.empty()) throw std::runtime_error(why);
   asan_ = asan;
+  worker_clean_ = true;
   ++started_;
 }
 
@@ -138,9 +140,9 @@ std::string RemoteDevice::greet() {
   std::string failure;
   const ipc::WorkerIsolation& isolation = ipc::worker_isolation();
   DeviceOptions o = options_;
-  // In its own view the worker's caches (the hip device's compiled kernels) are a private folder
-  // of its own: nothing it writes is read by another worker or a later run.
-  if (isolation.sandboxed) o.cache_dir = "/tmp/kta-cache";
+  // The worker's own caches are a private folder: nothing it writes is read by another worker or
+  // a later run. The code kept across runs is the engine's (code_store.h).
+  o.cache_dir = isolation.sandboxed ? fs::path("/tmp/kta-cache") : sources_.path() / "worker-cache";
   auto hello = request({{"op", "hello"}, {"options", to_json(o)}}, 60, &failure);
   if (!hello || !hello->value("ok", false))
     return "the worker did not start: " + (hello ? hello->value("error", "no reply") : failure);
@@ -289,13 +291,43 @@ std::optional<nlohmann::json> RemoteDevice::build_and_load(const CompileRequest&
                  options_.compile_timeout_s + 10, failure, fd.get());
 }
 
+std::optional<CompileResult> RemoteDevice::send_compile(const CompileRequest& req,
+                                                        std::string* failure) {
+  const bool code = req.exchange == CodeExchange::load || req.exchange == CodeExchange::build;
+  ipc::UniqueFd fd;
+  try {
+    if (code) fd = ipc::memfd_with(req.exchange == CodeExchange::load ? req.code : "", "kta-code");
+  } catch (const std::exception& e) {
+    CompileResult r;
+    r.error = e.what();
+    return r;
+  }
+  CompileRequest wire = req;
+  wire.code.clear();
+  auto reply = request({{"op", "compile"}, {"request", to_json(wire)}},
+                       options_.compile_timeout_s + 10, failure, code ? fd.get() : -1);
+  if (!reply) return std::nullopt;
+  CompileResult r = compile_result_from_json(*reply);
+  if (req.exchange == CodeExchange::build && r.ok && !ipc::read_fd(fd.get(), &r.code)) {
+    r.ok = false;
+    r.error = "cannot read the code the worker built";
+  }
+  return r;
+}
+
 // One compile in the worker: built here and loaded there on the cpu device; on a GPU compiled
-// there from a staged copy of the source's folder.
+// there from a staged copy of the source's folder, through the code the engine keeps.
 std::optional<nlohmann::json> RemoteDevice::compile_request(const CompileRequest& req,
                                                             std::string* failure) {
   if (options_.device.kind == DeviceKind::cpu) return build_and_load(req, failure);
-  return request({{"op", "compile"}, {"request", to_json(req)}}, options_.compile_timeout_s + 10,
-                 failure);
+  CodeStore store(cache_root(options_.cache_dir) / "hip");
+  std::optional<CompileResult> r = store.compile(
+      req, worker_clean_,
+      [this](const CompileRequest& q, std::string* why) { return send_compile(q, why); }, failure);
+  // A launcher's host code ran in the worker when it was loaded.
+  if (req.launcher) worker_clean_ = false;
+  if (!r) return std::nullopt;
+  return to_json(*r);
 }
 
 CompileResult RemoteDevice::compile(const CompileRequest& request_in) {
@@ -370,6 +402,7 @@ TimedResult RemoteDevice::run_module(uint64_t module,
     return t;
   }
   std::string failure;
+  worker_clean_ = false;  // candidate code runs from here on
   auto r = request(make_request(remote), timeout_s, &failure);
   if (!r) {
     t.status = lost(failure);

@@ -5,7 +5,8 @@
 // a failed result with the reason, and the next request starts a fresh worker, reloading
 // compiled modules from the disk cache as they are used. The worker runs in a view of its own
 // (engine/ipc/worker_view.h): on the cpu device the engine builds modules and the worker only
-// loads them, so neither the sources' folders nor the compile cache are in the worker's reach.
+// loads them, so neither the sources' folders nor the compile cache are in the worker's reach; a
+// GPU worker compiles from staged copies, and its code is kept by the engine (code_store.h).
 #pragma once
 
 #include <sys/types.h>
@@ -62,6 +63,8 @@ class RemoteDevice : public Device {
   ipc::SpawnSpec worker_command(bool asan) const;
   std::optional<json> build_and_load(const CompileRequest& req, std::string* failure);
   std::optional<json> compile_request(const CompileRequest& req, std::string* failure);
+  // One compile request to a GPU worker, an exchange's code in a memfd beside it.
+  std::optional<CompileResult> send_compile(const CompileRequest& req, std::string* failure);
   // A fresh worker's setup: the hello, then every buffer mapped again.
   std::string greet();
   // One request/reply; on failure (crash, timeout, a reply that is not JSON) the worker is gone
@@ -86,6 +89,9 @@ class RemoteDevice : public Device {
   ipc::StagingFolder sources_;
   ipc::ChildChannel worker_{"worker", "kta-worker-log"};
   bool asan_ = false;
+  // No candidate code has run in the worker since it started (no kernel run, no launcher
+  // loaded): what it reports as built may be kept across runs (code_store.h).
+  bool worker_clean_ = false;
   int started_ = 0;
   uint64_t next_buffer_ = 1, next_module_ = 1;
   std::map<uint64_t, Shared> buffers_;

@@ -15,6 +15,7 @@
 #include "engine/device/hip/hip_plugin_loader.h"
 #include "engine/device/remote/protocol.h"
 #include "engine/ipc/channel.h"
+#include "engine/ipc/shared_buffer.h"
 #include "engine/ipc/unique_fd.h"
 
 namespace kta::engine::remote {
@@ -130,11 +131,10 @@ class Server {
     if (op == "hello") return hello(q);
     if (op == "map") return map(q, fd);
     if (op == "load") return load(q, fd);
+    if (op == "compile") return compile(q, fd);
     if (fd >= 0) close(fd);
     if (op == "unmap") return unmap(q);
     if (op == "upload" || op == "download" || op == "fill") return stage(op, q);
-    if (op == "compile")
-      return to_json(device().compile(compile_request_from_json(q.at("request"))));
     if (op == "run") return run(q);
     if (op == "timed") return run_timed(q);
     if (op == "sync") {
@@ -209,6 +209,23 @@ class Server {
     build.synchronizes = b.value("synchronizes", false);
     build.parameter_names = b.value("parameter_names", std::vector<std::string>());
     return to_json(host_->load_built(compile_request_from_json(q.at("request")), build));
+  }
+
+  // A compile; for an exchange of compiled code (code_store.h) the code travels in the memfd
+  // that came along: read from it to load, written into it after a build (which loads nothing).
+  json compile(const json& q, int fd) {
+    ipc::UniqueFd code(fd);
+    CompileRequest req = compile_request_from_json(q.at("request"));
+    const bool exchanged =
+        req.exchange == CodeExchange::load || req.exchange == CodeExchange::build;
+    if (exchanged && !code) throw std::runtime_error("a code exchange without a descriptor");
+    if (req.exchange == CodeExchange::load && !ipc::read_fd(code.get(), &req.code))
+      throw std::runtime_error("cannot read the code to load");
+    CompileResult r = device().compile(req);
+    if (req.exchange == CodeExchange::build && r.ok && !ipc::write_fd(code.get(), r.code))
+      throw std::runtime_error("cannot hand the built code back");
+    r.code.clear();
+    return to_json(r);
   }
 
   json unmap(const json& q) {

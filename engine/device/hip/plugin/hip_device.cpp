@@ -6,15 +6,21 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
 
 #include "engine/device/hip/plugin/hip_check.h"
 #include "engine/device/hip/plugin/hip_module.h"
 #include "engine/device/hip/plugin/launcher_build.h"
+#include "engine/device/hip/rtc/code_cache.h"
 #include "engine/device/hip/rtc/hiprtc_compiler.h"
 #include "engine/device/hip/rtc/kernel_signature.h"
+#include "engine/ipc/cache_key.h"
 #include "engine/runtime/kta/geometry.h"
 
 namespace kta::engine::hip {
+namespace fs = std::filesystem;
 namespace {
 
 // Device printf reaches the process's stdout when the kernel's stream is synchronized; a launch
@@ -226,12 +232,40 @@ CompileResult HipDevice::compile(const CompileRequest& request) {
   return r;
 }
 
+namespace {
+// The result of a key or build exchange (code_store.h); a build's code in the cache's own
+// encoding of an entry.
+CompileResult exchanged(RtcOutput out, bool build) {
+  CompileResult r = out.result;
+  r.code_key = out.key;
+  if (build && r.ok) r.code = encode_code({out.format, out.lowered_name, out.result.log, out.code});
+  return r;
+}
+}  // namespace
+
 CompileResult HipDevice::load_kernel(const CompileRequest& request) {
   auto start = std::chrono::steady_clock::now();
   RtcRequest rr{request.source,  request.entry, request.signature,
                 request.options, arch_,         options_.cache_dir};
   rr.cuda_include_dir = options_.locations.cuda_include_dir;
-  RtcOutput out = rtc_compile(rr);
+  RtcOutput out;
+  if (request.exchange == CodeExchange::load) {
+    std::optional<CachedCode> c = decode_code(request.code);
+    if (!c) {
+      out.result.error = "the code handed to the device is not a compiled kernel";
+      return out.result;
+    }
+    out.result.ok = true;
+    out.result.log = c->log;
+    out.format = c->format;
+    out.lowered_name = c->lowered_name;
+    out.code = std::move(c->code);
+  } else {
+    rr.key_only = request.exchange == CodeExchange::key;
+    out = rtc_compile(rr);
+    if (request.exchange != CodeExchange::none)
+      return exchanged(std::move(out), request.exchange == CodeExchange::build);
+  }
   CompileResult r = out.result;
   if (!r.ok) return r;
   auto m = std::make_unique<Module>();
@@ -261,14 +295,55 @@ CompileResult HipDevice::load_kernel(const CompileRequest& request) {
   return r;
 }
 
+namespace {
+// A launcher's library the engine handed over: written to this worker's private cache folder,
+// where dlopen can map it.
+std::string write_library(const fs::path& dir, const std::string& bytes, fs::path* library) {
+  static int next = 0;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  *library = dir / ("loaded-" + std::to_string(getpid()) + "-" + std::to_string(next++) + ".so");
+  std::ofstream out(*library, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), std::streamsize(bytes.size()));
+  out.close();
+  return out ? std::string() : "cannot write the launcher to " + library->string();
+}
+}  // namespace
+
 CompileResult HipDevice::load_launcher(const CompileRequest& request) {
   auto start = std::chrono::steady_clock::now();
-  LauncherBuild b = build_launcher(request, arch_, options_);
+  const std::string entry = request.entry.empty() ? "kta_launch" : request.entry;
+  LauncherBuild b;
+  if (request.exchange == CodeExchange::load) {
+    std::optional<CachedCode> c = decode_code(request.code);
+    if (!c || c->format != "so") {
+      b.result.error = "the code handed to the device is not a built launcher";
+      return b.result;
+    }
+    b.result.error = write_library(kernel_cache_dir(options_.cache_dir), c->code, &b.library);
+    b.result.ok = b.result.error.empty();
+    b.result.log = c->log;
+  } else {
+    b = build_launcher(request, arch_, options_, request.exchange == CodeExchange::key);
+  }
   CompileResult r = b.result;
+  if (request.exchange == CodeExchange::key || request.exchange == CodeExchange::build) {
+    r.code_key = b.key;
+    if (request.exchange == CodeExchange::build && r.ok) {
+      std::string bytes;
+      if (!ipc::read_whole_file(b.library, &bytes)) {
+        r.ok = false;
+        r.error = "cannot read the built launcher " + b.library.string();
+        return r;
+      }
+      r.code = encode_code({"so", entry, r.log, bytes});
+    }
+    return r;
+  }
   if (!r.ok) return r;
   auto m = std::make_unique<Module>();
   m->launcher = true;
-  m->entry = request.entry.empty() ? "kta_launch" : request.entry;
+  m->entry = entry;
   m->handle = dlopen(b.library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (m->handle == nullptr) {
     r.ok = false;

@@ -8,9 +8,9 @@
 #include <sstream>
 
 #include "engine/device/hip/rtc/code_cache.h"
+#include "engine/ipc/cache_key.h"
 #include "engine/ipc/child_status.h"
 #include "engine/ipc/command.h"
-#include "lang/hash.h"
 
 namespace kta::engine::hip {
 namespace fs = std::filesystem;
@@ -104,10 +104,24 @@ std::string compile(const std::string& compiler, const std::vector<std::string>&
   return "compile error";
 }
 
+// The code's identity: compiler, flags and source, with the source's folder (an include path)
+// named by its content rather than its path. Empty when the folder is too large to digest.
+std::string code_key(const CompileRequest& req, const std::string& compiler,
+                     const std::vector<std::string>& flags, const std::string& text) {
+  const std::string source_dir = fs::absolute(req.source).parent_path().string();
+  const std::string folder = source_folder_digest(source_dir);
+  if (folder.empty()) return {};
+  std::string key_text =
+      "kta-hip-launcher 3\n" + compiler + "\n" + req.entry + "\nsource folder " + folder + "\n";
+  for (const std::string& a : flags)
+    if (a != "-I" + source_dir) key_text += a + "\n";
+  return ipc::sha256_hex(key_text + text);
+}
+
 }  // namespace
 
 LauncherBuild build_launcher(const CompileRequest& req, const std::string& arch,
-                             const DeviceOptions& options) {
+                             const DeviceOptions& options, bool key_only) {
   auto start = std::chrono::steady_clock::now();
   LauncherBuild out;
   auto finish = [&]() -> LauncherBuild& {
@@ -122,9 +136,19 @@ LauncherBuild build_launcher(const CompileRequest& req, const std::string& arch,
   }
   const std::string compiler = compiler_path(options.locations);
   const std::vector<std::string> flags = launcher_flags(req, arch, options.locations);
-  std::string key_text = "kta-hip-launcher 2\n" + compiler + "\n" + req.entry + "\n";
-  for (const std::string& a : flags) key_text += a + "\n";
-  const std::string key = lang::ContentHasher().add(key_text + text).hex();
+  out.key = code_key(req, compiler, flags, text);
+  if (key_only) {
+    out.result.ok = !out.key.empty();
+    if (!out.result.ok) out.result.error = "the launcher's folder is too large to key";
+    return finish();
+  }
+  // Without a key of its own (a folder too large to digest), the path keys this worker's cache.
+  std::string key = out.key;
+  if (key.empty()) {
+    std::string key_text = compiler + "\n" + req.entry + "\n" + req.source.string() + "\n";
+    for (const std::string& a : flags) key_text += a + "\n";
+    key = ipc::sha256_hex(key_text + text);
+  }
   const fs::path cache = kernel_cache_dir(options.cache_dir);
   out.library = cache / (key + ".so");
   std::error_code ec;

@@ -13,10 +13,13 @@ namespace kta::engine::hip {
 struct LauncherBuild {
   CompileResult result;           // ok / error / log / seconds / cache_hit
   std::filesystem::path library;  // the built .so when ok
+  // What the code is: compiler, flags, source and the content of the source's folder (SHA-256,
+  // the same wherever the folder lies); empty when the folder is too large to key.
+  std::string key;
 };
 
-// `arch`: "sm_90" or "gfx90a".
+// `arch`: "sm_90" or "gfx90a". `key_only`: compute `key` and stop (nothing is built).
 LauncherBuild build_launcher(const CompileRequest& request, const std::string& arch,
-                             const DeviceOptions& options);
+                             const DeviceOptions& options, bool key_only = false);
 
 }  // namespace kta::engine::hip

@@ -2,9 +2,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "engine/device/device.h"
 #include "engine/ipc/cache_key.h"
@@ -32,27 +36,45 @@ void write_field(std::ostream& out, const char* name, const std::string& v) {
 
 fs::path kernel_cache_dir(const fs::path& dir) { return cache_root(dir) / "hip"; }
 
-// An entry is the fields below, then the HMAC tag of the entry's name and all before it.
-std::optional<CachedCode> cache_load(const fs::path& dir, const std::string& key,
-                                     std::string* note) {
-  const std::string name = key + ".code";
-  std::string file;
-  if (!ipc::read_whole_file(dir / name, &file)) return std::nullopt;
-  std::string error;
-  std::optional<ipc::CacheKey> auth = ipc::CacheKey::open(dir, &error);
-  const size_t tag = ipc::CacheKey::kTagBytes;
-  std::string_view body(file.data(), file.size() >= tag ? file.size() - tag : 0);
-  if (!auth || file.size() < tag ||
-      !auth->verify(name, body, std::string_view(file).substr(file.size() - tag))) {
-    if (note != nullptr)
-      *note = "compile cache entry " + name +
-              (auth ? " fails authentication" : " cannot be authenticated (" + error + ")") +
-              "; recompiled";
-    std::error_code ec;
-    fs::remove(dir / name, ec);
-    return std::nullopt;
+std::string source_folder_digest(const fs::path& dir) {
+  constexpr size_t kCap = size_t(64) << 20;
+  std::vector<std::pair<std::string, fs::path>> files;
+  std::error_code ec;
+  auto it =
+      fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
+  size_t total = 0;
+  for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (it.depth() >= 2) it.disable_recursion_pending();
+    std::error_code e;
+    if (!it->is_regular_file(e)) continue;
+    if ((total += it->file_size(e)) > kCap) return {};
+    files.emplace_back(it->path().lexically_relative(dir).string(), it->path());
   }
-  std::istringstream in{std::string(body)};
+  if (ec) return {};
+  std::sort(files.begin(), files.end());
+  // Every name and content with its length first, then SHA-256 (the candidate chooses them).
+  std::string all;
+  for (const auto& [rel, path] : files) {
+    std::string text;
+    if (!ipc::read_whole_file(path, &text)) return {};
+    all += std::to_string(rel.size()) + ":" + rel + ":" + std::to_string(text.size()) + ":";
+    all += text;
+  }
+  return ipc::sha256_hex(all);
+}
+
+std::string encode_code(const CachedCode& entry) {
+  std::ostringstream body;
+  body << kMagic << '\n';
+  write_field(body, "format", entry.format);
+  write_field(body, "lowered", entry.lowered_name);
+  write_field(body, "log", entry.log);
+  write_field(body, "code", entry.code);
+  return body.str();
+}
+
+std::optional<CachedCode> decode_code(std::string_view bytes) {
+  std::istringstream in{std::string(bytes)};
   std::string magic;
   if (!std::getline(in, magic) || magic != kMagic) return std::nullopt;
   CachedCode c;
@@ -62,33 +84,19 @@ std::optional<CachedCode> cache_load(const fs::path& dir, const std::string& key
   return c;
 }
 
+// An entry is encode_code's fields, then the HMAC tag of the entry's name and all before it.
+std::optional<CachedCode> cache_load(const fs::path& dir, const std::string& key,
+                                     std::string* note) {
+  const std::string name = key + ".code";
+  ipc::TaggedEntry e = ipc::load_tagged(dir, name);
+  if (!e.rejected.empty() && note != nullptr)
+    *note = "compile cache entry " + name + " " + e.rejected + "; recompiled";
+  if (!e.bytes) return std::nullopt;
+  return decode_code(*e.bytes);
+}
+
 void cache_store(const fs::path& dir, const std::string& key, const CachedCode& entry) {
-  std::string error;
-  std::optional<ipc::CacheKey> auth = ipc::CacheKey::open(dir, &error);
-  if (!auth) return;
-  std::ostringstream body;
-  body << kMagic << '\n';
-  write_field(body, "format", entry.format);
-  write_field(body, "lowered", entry.lowered_name);
-  write_field(body, "log", entry.log);
-  write_field(body, "code", entry.code);
-  const std::string data = body.str();
-  const std::string tag = auth->tag(key + ".code", data);
-  if (tag.empty()) return;
-  std::error_code ec;
-  fs::path tmp = dir / (key + ".tmp." + std::to_string(getpid()));
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return;
-    out << data << tag;
-    if (!out) {
-      out.close();
-      fs::remove(tmp, ec);
-      return;
-    }
-  }
-  fs::rename(tmp, dir / (key + ".code"), ec);
-  if (ec) fs::remove(tmp, ec);
+  ipc::store_tagged(dir, key + ".code", encode_code(entry));
 }
 
 }  // namespace kta::engine::hip

@@ -19,7 +19,7 @@
 #include "engine/device/hip/rtc/code_cache.h"
 #include "engine/device/hip/rtc/hiprtc_prelude.h"
 #include "engine/device/hip/rtc/kernel_signature.h"
-#include "lang/hash.h"
+#include "engine/ipc/cache_key.h"
 
 namespace kta::engine::hip {
 namespace fs = std::filesystem;
@@ -233,6 +233,20 @@ void run_hiprtc(const std::string& tu, const std::string& file, const std::strin
   out->result.ok = true;
 }
 
+// The code's identity: the compiler, its options and the translation unit, with the source's
+// folder (an include path) named by its content rather than its path.
+std::string code_key(const RtcRequest& req, const std::vector<std::string>& options,
+                     const std::string& tu) {
+  const std::string source_dir = fs::absolute(req.source).parent_path().string();
+  std::string folder = req.text.empty() ? source_folder_digest(source_dir) : "text";
+  if (folder.empty()) return {};
+  std::string key_text = "kta-hiprtc 2\n" + std::to_string(kPreludeVersion) + "\n" + rtc_version() +
+                         "\n" + req.arch + "\n" + req.entry + "\nsource folder " + folder + "\n";
+  for (const std::string& o : options)
+    if (o != "--include-path=" + source_dir && o != "-I" + source_dir) key_text += o + "\n";
+  return ipc::sha256_hex(key_text + tu);
+}
+
 }  // namespace
 
 RtcOutput rtc_compile(const RtcRequest& req) {
@@ -261,10 +275,15 @@ RtcOutput rtc_compile(const RtcRequest& req) {
   const Target target = target_for(req.arch);
   const std::vector<std::string> options = compile_options(req, target);
 
-  std::string key_text = "kta-hiprtc\n" + std::to_string(kPreludeVersion) + "\n" + rtc_version() +
-                         "\n" + req.arch + "\n" + req.entry + "\n";
-  for (const std::string& o : options) key_text += o + "\n";
-  const std::string key = lang::ContentHasher().add(key_text + tu).hex();
+  out.key = code_key(req, options, tu);
+  if (req.key_only) {
+    out.result.ok = !out.key.empty();
+    if (!out.result.ok) out.result.error = "the folder of " + file + " is too large to key";
+    return finish();
+  }
+  // Without a key of its own (a folder too large to digest), the path keys this worker's cache.
+  const std::string key =
+      !out.key.empty() ? out.key : ipc::sha256_hex(req.source.string() + "\n" + tu);
   const fs::path dir = kernel_cache_dir(req.cache_dir);
   std::string note;
   if (req.use_cache) {

@@ -19,7 +19,8 @@ struct RtcRequest {
   std::string arch;                 // "sm_90" (NVIDIA) or "gfx90a" (AMD)
   std::filesystem::path cache_dir;  // kta's cache root (empty: the default); see code_cache.h
   bool use_cache = true;
-  std::string text;  // the source itself, when not read from `source`
+  std::string text;       // the source itself, when not read from `source`
+  bool key_only = false;  // compute RtcOutput::key and stop: nothing is compiled
   // CUDA headers for NVRTC (DeviceLocations::cuda_include_dir); empty: the include folder beside
   // the loaded libnvrtc, else the build's toolkit.
   std::filesystem::path cuda_include_dir;
@@ -30,6 +31,10 @@ struct RtcOutput {
   std::string format;        // "cubin", "ptx" or "hsaco"
   std::string code;          // the code object
   std::string lowered_name;  // the kernel's symbol in `code`
+  // What the code is: compiler, options, source and the content of the source's folder (SHA-256,
+  // the same wherever the folder lies). Empty when the folder is too large to key: such code is
+  // cached by this worker only.
+  std::string key;
 };
 
 RtcOutput rtc_compile(const RtcRequest& request);

@@ -80,6 +80,10 @@ bool probe(int64_t k) {
     case 12: return std::getenv("KTA_PROBE_CANARY") != nullptr;
     case 13: return std::getenv("KTA_CACHE_DIR") != nullptr;
     case 14: return can_list(KTA_PROBE_SOURCES);
+    // The hip device's code, kept by the engine across runs (engine/device/remote/code_store.h).
+    case 15: return can_list(KTA_PROBE_CACHE "/hip");
+    case 16: return can_open(KTA_PROBE_CACHE "/hip/.kta-key", "rb");
+    case 17: return can_open(KTA_PROBE_CACHE "/hip/forged.code", "wb");
   }
   return false;
 }

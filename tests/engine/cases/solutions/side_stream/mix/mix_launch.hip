@@ -1,0 +1,55 @@
+// Adversarial case side_stream (a launcher of the mix task, on the cpu and hip devices): launches
+// the kernel on a non-blocking stream of its own, which the events on the legacy default stream do
+// not wait for, and returns. Its work is still done when the device synchronizes (the outputs are
+// right), so only the time can give it away: the physics floor names it (48 MiB per launch in no
+// time at the larger shape), and a batch's graph, captured on the device's stream, holds none of
+// its work.
+#include <hip/hip_runtime.h>
+#include <kta/launch.h>
+#include <stdint.h>
+
+__host__ __device__ inline int32_t mix_value(int32_t x, int32_t y) {
+  uint32_t h = (uint32_t)x;
+  for (uint32_t r = 0; r < 1024; ++r) {
+    h ^= (uint32_t)y + r;
+    h *= 0x9E3779B1u;
+    h ^= h >> 15;
+  }
+  return (int32_t)h;
+}
+
+struct Args {
+  const int32_t* x;
+  const int32_t* y;
+  int32_t* z;
+  int64_t n;
+  hipStream_t stream;
+  unsigned blocks;
+};
+
+static bool unpack(const kta_call* call, Args* a) {
+  if (call->abi_version != KTA_ABI_VERSION || call->num_tensors != 3 || call->num_params != 1)
+    return false;
+  a->x = static_cast<const int32_t*>(call->tensors[0].data);
+  a->y = static_cast<const int32_t*>(call->tensors[1].data);
+  a->z = static_cast<int32_t*>(call->tensors[2].data);
+  a->n = call->params[0].i;
+  a->stream = static_cast<hipStream_t>(call->stream);
+  a->blocks = (unsigned)((a->n + 255) / 256);
+  return true;
+}
+
+__global__ void mix_kernel(const int32_t* x, const int32_t* y, int32_t* z, int64_t n) {
+  const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) z[i] = mix_value(x[i], y[i]);
+}
+
+extern "C" int kta_launch(const kta_call* call) {
+  Args a;
+  if (!unpack(call, &a)) return 1;
+  static hipStream_t side = nullptr;  // made by the first (untimed) call
+  if (side == nullptr && hipStreamCreateWithFlags(&side, hipStreamNonBlocking) != hipSuccess)
+    return 3;
+  mix_kernel<<<a.blocks, 256, 0, side>>>(a.x, a.y, a.z, a.n);
+  return hipGetLastError() == hipSuccess ? 0 : 2;
+}
