@@ -15,6 +15,7 @@
 #include <string>
 
 #include "engine/device/hip/hip_plugin_loader.h"
+#include "tests/engine/gpu_run_dir.h"
 #include "tests/support/kta_cli.h"
 
 namespace {
@@ -29,19 +30,9 @@ const fs::path kCases = KTA_TEST_CASES_DIR;
 
 enum class Timing { cold, batch };
 
-class GpuAttacks : public ::testing::Test {
+class GpuAttacks : public kta::test::GpuRunDir {
  protected:
-  void SetUp() override {
-    std::string why;
-    if (kta::engine::hip::hip_device_count(&why, KTA_HIP_PLUGIN_FILE) <= 0)
-      GTEST_SKIP() << "no GPU for the hip device: " << why;
-    dir = fs::temp_directory_path() / ("kta-gpu-attacks-" + std::to_string(std::random_device{}()));
-    fs::create_directories(dir);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    if (!dir.empty() && !HasFailure()) fs::remove_all(dir, ec);
-  }
+  GpuAttacks() : GpuRunDir("kta-gpu-attacks-") {}
 
   // Evaluates mix on the hip device with the candidate of `attack` (empty: the starter, through
   // the baseline agent); returns the task's entry of results.json.
@@ -91,7 +82,6 @@ class GpuAttacks : public ::testing::Test {
         << t.dump();
   }
 
-  fs::path dir;
   std::string err;
 };
 

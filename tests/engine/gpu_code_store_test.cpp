@@ -13,6 +13,7 @@
 #include <string>
 
 #include "engine/device/hip/hip_plugin_loader.h"
+#include "tests/engine/gpu_run_dir.h"
 #include "tests/support/kta_cli.h"
 
 namespace {
@@ -23,19 +24,9 @@ using kta::test::run_kta;
 using kta::test::slurp;
 using nlohmann::json;
 
-class GpuCodeStore : public ::testing::Test {
+class GpuCodeStore : public kta::test::GpuRunDir {
  protected:
-  void SetUp() override {
-    std::string why;
-    if (kta::engine::hip::hip_device_count(&why, KTA_HIP_PLUGIN_FILE) <= 0)
-      GTEST_SKIP() << "no GPU for the hip device: " << why;
-    dir = fs::temp_directory_path() / ("kta-gpu-code-" + std::to_string(std::random_device{}()));
-    fs::create_directories(dir);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    if (!dir.empty() && !HasFailure()) fs::remove_all(dir, ec);
-  }
+  GpuCodeStore() : GpuRunDir("kta-gpu-code-") {}
 
   // The mix task (kernel-mode reference and baseline, a launcher candidate) with its starter.
   json eval(const std::string& name) {
@@ -61,8 +52,6 @@ class GpuCodeStore : public ::testing::Test {
   std::string db_text(const std::string& run) const {
     return slurp(dir / run / "results.db") + slurp(dir / run / "results.db-wal");
   }
-
-  fs::path dir;
 };
 
 TEST_F(GpuCodeStore, CodeBuiltInOneRunIsLoadedByTheNext) {
