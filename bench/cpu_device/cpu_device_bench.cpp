@@ -2,7 +2,7 @@
 // block reduction over 2^24 floats, (c) a 512x512x512 tiled matmul, each against a plain C++
 // loop doing the same work in the same run (median of several runs, ratio device/loop); and
 // compile + load of a kernel, cold (empty cache) and cached (a fresh worker process loading it
-// from the disk cache). Usage: cpu_device_bench [--quick]
+// from the disk cache); (d) the cold flush, warm against cold. Usage: cpu_device_bench [--quick]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -238,6 +238,50 @@ void bench_matmul(Device& dev, bool quick) {
   std::printf("    max |device - loop| = %g\n", err);
 }
 
+// (d) The cold protocol's flush: a gather y[i] = x[index[i]] over a random permutation of 2^20
+// elements (12 MiB in all, within any server LLC), timed warm (no flush) and cold (flush before
+// each sample) on the device's timer (CPU seconds per launch), and what one cold sample costs in
+// wall time. Random reads defeat the prefetchers, so a flush that evicts makes the cold launch
+// clearly slower than the warm one.
+void bench_flush(Device& dev, int runs) {
+  const long n = 1L << 20;
+  std::vector<float> x(n, 0.5f);
+  std::vector<int> index(n);
+  for (long i = 0; i < n; ++i) index[i] = int(i);
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  for (long i = n - 1; i > 0; --i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    std::swap(index[i], index[long((state >> 33) % uint64_t(i + 1))]);
+  }
+  Buffer bx = dev.alloc(n * 4), bi = dev.alloc(n * 4), by = dev.alloc(n * 4);
+  dev.upload(bx, x.data(), n * 4);
+  dev.upload(bi, index.data(), n * 4);
+  uint64_t k = compile(dev, "gather.hip", "gather");
+  KernelArg idx = ptr(bi);
+  idx.pointee = "int";
+  std::vector<KernelArg> args = {ptr(bx), idx, ptr(by), scalar(ArgType::i64, double(n))};
+  LaunchConfig g = geom({uint32_t(n / 256), 1, 1}, {256, 1, 1});
+  auto sample = [&](bool flush) {
+    std::vector<double> t;
+    for (int i = 0; i < 2 * runs + 1; ++i) {
+      TimedResult r = dev.timed_launch(k, args, g, flush, 1);
+      if (!r.status.ok) {
+        std::fprintf(stderr, "timed launch failed: %s\n", r.status.error.c_str());
+        std::exit(1);
+      }
+      t.push_back(r.seconds);
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+  };
+  double warm = sample(false), cold = sample(true);
+  double cold_wall = median_of(runs, [&] { dev.timed_launch(k, args, g, true, 1); });
+  std::printf(
+      "(d) cold flush, random gather over 12 MiB: warm %.3f ms, cold %.3f ms per launch "
+      "(cold/warm %.2fx); one cold sample %.1f ms wall; LLC reported %zu MiB\n",
+      warm * 1e3, cold * 1e3, cold / warm, cold_wall * 1e3, dev.info().l2_bytes >> 20);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -254,6 +298,7 @@ int main(int argc, char** argv) {
   bench_elementwise(dev, floats, runs);
   bench_reduction(dev, floats, runs, quick);
   bench_matmul(dev, quick);
+  bench_flush(dev, runs);
   std::error_code ec;
   fs::remove_all(cache, ec);
   return 0;

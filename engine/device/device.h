@@ -301,6 +301,9 @@ struct DeviceOptions {
   // The cpu device reports memory of its own (DeviceInfo::own_memory), so a worker stages
   // buffers as it does a GPU's: the tests of that path on machines without a GPU.
   bool cpu_own_memory = false;
+  // cpu: the physics ceiling's DRAM read rate (bytes per CPU-second), measured once by the
+  // engine (make_isolated_device) and handed to each worker; 0: the device measures it.
+  double cpu_dram_read = 0;
   DeviceLocations locations;
   // The engine's environment (Settings::environment), read by no device: a worker gets only the
   // few variables its GPU runtime reads of it (engine/ipc/worker_view.h).

@@ -45,6 +45,50 @@ TEST(CpuCeilings, TheIsolatedDeviceReportsThemToo) {
   EXPECT_GE(i.cache_bandwidth, i.peak_bandwidth);
   EXPECT_GE(i.peak_flops, 64 * 0.5e9);
   EXPECT_EQ(i.physics_margin, 1.5);
+  // The engine measured the read rate once, in this process; the worker reports that figure
+  // rather than measuring again at its start.
+  EXPECT_EQ(i.peak_bandwidth, cpu::cpu_ceilings(cpu::last_level_cache_bytes()).dram_read);
+  DeviceOptions given = device_test_options();
+  given.cpu_dram_read = 3.25e9;
+  DeviceInfo g = make_isolated_device("cpu", given)->info();
+  EXPECT_EQ(g.peak_bandwidth, 3.25e9);
+  EXPECT_EQ(g.peak_flops, i.peak_flops);
+}
+
+// The scratch memory of the measurement and the cold flush: huge-page aligned, movable, empty
+// when asked for nothing.
+TEST(CpuCeilings, LargeBuffersAreAlignedAndMove) {
+  cpu::LargeBuffer a(size_t(3) << 20);
+  ASSERT_NE(a.data(), nullptr);
+  EXPECT_EQ(a.size(), size_t(3) << 20);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(a.data()) % (size_t(2) << 20), 0u);
+  a.data()[a.size() - 1] = 42;
+  cpu::LargeBuffer b = std::move(a);
+  EXPECT_EQ(a.data(), nullptr);
+  EXPECT_EQ(a.size(), 0u);
+  EXPECT_EQ(b.data()[b.size() - 1], 42);
+  b = cpu::LargeBuffer();
+  EXPECT_EQ(b.data(), nullptr);
+  EXPECT_EQ(cpu::LargeBuffer(0).data(), nullptr);
+  EXPECT_THROW(cpu::LargeBuffer(~size_t(0) >> 1), std::bad_alloc);
+}
+
+// Cold samples flush at most kMaxFlushBytes whatever the LLC claims; a timed cold launch still
+// computes the right result after the flush (the flush writes only its own buffer and flushes
+// the device's lines, never changes them).
+TEST(CpuCeilings, ColdFlushKeepsBuffersIntact) {
+  EXPECT_LE(cpu::kMaxFlushBytes, size_t(512) << 20);
+  cpu::CpuDevice dev{device_test_options()};
+  const int n = 1 << 12;
+  auto a = random_floats(n, 0, 1, 3);
+  Buffer ba = upload(dev, a), bc = dev.alloc(4 * n);
+  uint64_t m = compile_kernel(dev, "vector_add.hip", "vector_add");
+  auto t = dev.timed_launch(m, {ptr(ba, "float"), ptr(ba, "float"), ptr(bc, "float"), i64(n)},
+                            geometry1(n / 256, 256), true, 2);
+  ASSERT_TRUE(t.status.ok) << t.status.error;
+  auto c = download<float>(dev, bc, n);
+  EXPECT_EQ(download<float>(dev, ba, n), a);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], 2 * a[i]);
 }
 
 }  // namespace

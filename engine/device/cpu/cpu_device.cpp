@@ -6,6 +6,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -79,36 +84,6 @@ LaunchResult failed(std::string why) {
   r.ok = false;
   r.error = std::move(why);
   return r;
-}
-
-// The largest cache of cpu0 as the kernel reports it in sysfs ("32768K"). Preferred over
-// sysconf(_SC_LEVEL3_CACHE_SIZE), which on some VMs reports ten times the real size (320 MiB for
-// a 32 MiB L3 seen here), making every cold sample flush 640 MiB.
-size_t sysfs_last_level_cache_bytes() {
-  size_t best = 0;
-  int best_level = 0;
-  for (int index = 0; index < 8; ++index) {
-    std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
-    std::ifstream level_file(dir + "level"), type_file(dir + "type"), size_file(dir + "size");
-    int level = 0;
-    std::string type, size;
-    if (!(level_file >> level) || !(type_file >> type) || !(size_file >> size)) break;
-    if (type == "Instruction" || size.empty()) continue;
-    size_t bytes = std::strtoull(size.c_str(), nullptr, 10);
-    char unit = size.back();
-    if (unit == 'K') bytes <<= 10;
-    if (unit == 'M') bytes <<= 20;
-    if (level > best_level) best_level = level, best = bytes;
-  }
-  return best;
-}
-
-size_t last_level_cache_bytes() {
-  if (size_t sysfs = sysfs_last_level_cache_bytes(); sysfs > 0) return sysfs;
-  long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE), l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-  if (l3 > 0) return size_t(l3);
-  if (l2 > 0) return size_t(l2);
-  return size_t(32) << 20;
 }
 
 // Sanitized modules see ASan-tracked copies of the buffers, so an access past a buffer's end
@@ -201,7 +176,9 @@ DeviceInfo CpuDevice::info() const {
   i.max_threads_per_block = options_.max_threads_per_block;
   i.timer = DeviceTimer::process_cpu;
   i.own_memory = options_.cpu_own_memory;
-  const CpuCeilings& c = cpu_ceilings(i.l2_bytes);
+  const CpuCeilings c = options_.cpu_dram_read > 0
+                            ? cpu_ceilings_with(i.l2_bytes, options_.cpu_dram_read)
+                            : cpu_ceilings(i.l2_bytes);
   i.peak_bandwidth = c.dram_read;
   i.cache_bandwidth = c.cache_read;
   i.peak_flops = c.flops;
@@ -509,10 +486,26 @@ void CpuDevice::reap_children(const std::set<pid_t>& before, LaunchResult& r, do
   }
 }
 
+// The cold protocol's flush: write a buffer of twice the LLC, at most kMaxFlushBytes; where the
+// LLC is larger than that walk evicts (or claims to be: VMs report the host's whole L3), every
+// line of the device's buffers is flushed by address too, so a kernel's inputs and outputs are
+// never cache-resident at the start of a cold sample.
 void CpuDevice::flush_caches() {
-  size_t bytes = 2 * last_level_cache_bytes();
-  if (flush_buffer_.size() != bytes) flush_buffer_.assign(bytes, 0);
-  for (size_t i = 0; i < bytes; i += 64) flush_buffer_[i] = char(flush_buffer_[i] + 1);
+  size_t llc = last_level_cache_bytes();
+  size_t bytes = std::min(2 * llc, kMaxFlushBytes);
+  if (flush_buffer_.size() != bytes) flush_buffer_ = LargeBuffer(bytes);
+  char* walk = flush_buffer_.data();
+  for (size_t i = 0; i < bytes; i += 64) walk[i] = char(walk[i] + 1);
+#if defined(__x86_64__)
+  if (2 * llc > bytes) {
+    for (const auto& [id, m] : memory_) {
+      const char* p = static_cast<const char*>(m.data);
+      for (size_t i = 0; i < m.bytes; i += 64) _mm_clflush(p + i);
+      if (m.bytes > 0) _mm_clflush(p + m.bytes - 1);
+    }
+    _mm_mfence();
+  }
+#endif
 }
 
 // One timed sample: the cold protocol's flush, then the batch back to back, on the process's CPU

@@ -14,6 +14,7 @@
 #include <set>
 #include <string>
 
+#include "engine/device/cpu/ceilings.h"
 #include "engine/device/cpu/kernel_build.h"
 #include "engine/device/cpu/kernel_signature.h"
 #include "engine/device/device.h"
@@ -66,7 +67,7 @@ class CpuDevice : public Device {
   std::map<uint64_t, Memory> memory_;
   std::map<uint64_t, std::unique_ptr<Module>> modules_;
   uint64_t next_buffer_ = 1, next_module_ = 1;
-  std::vector<char> flush_buffer_;
+  LargeBuffer flush_buffer_;
 };
 
 // The AddressSanitizer runtime (libasan.so) of the host compiler, for preloading into the

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "engine/device/cpu/ceilings.h"
 #include "engine/device/cpu/cpu_device.h"
 #include "engine/device/device.h"
 #include "engine/device/hip/hip_plugin_loader.h"
@@ -72,6 +73,9 @@ std::unique_ptr<Device> make_isolated_device(const std::string& spec,
     std::string reason;
     if (gpus_here(&reason, options.locations.hip_plugin) <= 0)
       throw std::runtime_error("hip device unavailable: " + reason);
+  } else if (o.cpu_dram_read <= 0) {
+    // Measured once in this process rather than at every worker's start.
+    o.cpu_dram_read = cpu::cpu_ceilings(cpu::last_level_cache_bytes()).dram_read;
   }
   return std::make_unique<remote::RemoteDevice>(o);
 }

@@ -47,6 +47,7 @@ json to_json(const DeviceOptions& o) {
           {"fiber_stack_bytes", o.fiber_stack_bytes},
           {"device", device_spec_name(o.device)},
           {"cpu_own_memory", o.cpu_own_memory},
+          {"cpu_dram_read", o.cpu_dram_read},
           {"locations", to_json(o.locations)}};
 }
 DeviceOptions options_from_json(const json& j) {
@@ -62,6 +63,7 @@ DeviceOptions options_from_json(const json& j) {
   o.fiber_stack_bytes = j.at("fiber_stack_bytes").get<size_t>();
   o.device = resolve_device(j.value("device", std::string("cpu")));
   o.cpu_own_memory = j.value("cpu_own_memory", false);
+  o.cpu_dram_read = j.value("cpu_dram_read", 0.0);
   o.locations = locations_from_json(j.at("locations"));
   return o;
 }
