@@ -12,7 +12,6 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 
 #include "engine/ipc/unique_fd.h"
 
@@ -44,12 +43,23 @@ bool create_key(const std::filesystem::path& file, std::string* error) {
 }  // namespace
 
 bool read_whole_file(const std::filesystem::path& p, std::string* out) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream s;
-  s << in.rdbuf();
-  *out = s.str();
-  return !in.bad();
+  UniqueFd fd(::open(p.c_str(), O_RDONLY | O_CLOEXEC));
+  struct stat st {};
+  if (!fd || ::fstat(fd.get(), &st) != 0) return false;
+  std::string bytes;
+  bytes.resize(size_t(st.st_size));
+  size_t done = 0;
+  for (;;) {
+    if (done == bytes.size()) bytes.resize(done + 65536);  // grew since the fstat
+    ssize_t n = ::read(fd.get(), bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) break;
+    done += size_t(n);
+  }
+  bytes.resize(done);
+  *out = std::move(bytes);
+  return true;
 }
 
 std::optional<CacheKey> CacheKey::open(const std::filesystem::path& dir, std::string* error) {
@@ -79,26 +89,81 @@ std::optional<CacheKey> CacheKey::open(const std::filesystem::path& dir, std::st
   return CacheKey(std::move(bytes));
 }
 
+namespace {
+
+// An HMAC-SHA256 computation under `key`, fed in pieces.
+class Hmac {
+ public:
+  explicit Hmac(const std::string& key) {
+    mac_ = EVP_MAC_fetch(nullptr, "HMAC", nullptr);
+    ctx_ = mac_ != nullptr ? EVP_MAC_CTX_new(mac_) : nullptr;
+    char digest[] = "SHA256";
+    OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string("digest", digest, 0),
+                           OSSL_PARAM_construct_end()};
+    ok_ = ctx_ != nullptr && EVP_MAC_init(ctx_, bytes(key), key.size(), params) == 1;
+  }
+  ~Hmac() {
+    EVP_MAC_CTX_free(ctx_);
+    EVP_MAC_free(mac_);
+  }
+  Hmac(const Hmac&) = delete;
+  Hmac& operator=(const Hmac&) = delete;
+
+  void update(std::string_view v) { ok_ = ok_ && EVP_MAC_update(ctx_, bytes(v), v.size()) == 1; }
+  void fail() { ok_ = false; }
+  // The tag: CacheKey::kTagBytes raw bytes, or empty when any step failed (it verifies nothing).
+  std::string final() {
+    unsigned char out[EVP_MAX_MD_SIZE];
+    size_t len = 0;
+    ok_ = ok_ && EVP_MAC_final(ctx_, out, &len, sizeof out) == 1;
+    return ok_ && len == CacheKey::kTagBytes ? std::string(reinterpret_cast<const char*>(out), len)
+                                             : std::string();
+  }
+
+ private:
+  static const unsigned char* bytes(std::string_view v) {
+    return reinterpret_cast<const unsigned char*>(v.data());
+  }
+  EVP_MAC* mac_ = nullptr;
+  EVP_MAC_CTX* ctx_ = nullptr;
+  bool ok_ = false;
+};
+
+// The name's length first, so that (name, data) pairs cannot be shifted into one another.
+std::string tag_header(std::string_view name) {
+  return std::to_string(name.size()) + ":" + std::string(name) + ":";
+}
+
+}  // namespace
+
 std::string CacheKey::tag(std::string_view name, std::string_view data) const {
-  // The name's length first, so that (name, data) pairs cannot be shifted into one another.
-  const std::string header = std::to_string(name.size()) + ":" + std::string(name) + ":";
-  auto bytes = [](std::string_view v) { return reinterpret_cast<const unsigned char*>(v.data()); };
-  EVP_MAC* mac = EVP_MAC_fetch(nullptr, "HMAC", nullptr);
-  EVP_MAC_CTX* ctx = mac != nullptr ? EVP_MAC_CTX_new(mac) : nullptr;
-  char digest[] = "SHA256";
-  OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string("digest", digest, 0),
-                         OSSL_PARAM_construct_end()};
-  unsigned char out[EVP_MAX_MD_SIZE];
-  size_t len = 0;
-  bool ok = ctx != nullptr && EVP_MAC_init(ctx, bytes(key_), key_.size(), params) == 1 &&
-            EVP_MAC_update(ctx, bytes(header), header.size()) == 1 &&
-            EVP_MAC_update(ctx, bytes(data), data.size()) == 1 &&
-            EVP_MAC_final(ctx, out, &len, sizeof out) == 1;
-  EVP_MAC_CTX_free(ctx);
-  EVP_MAC_free(mac);
-  // A tag that cannot be computed is empty: it verifies nothing.
-  return ok && len == kTagBytes ? std::string(reinterpret_cast<const char*>(out), len)
-                                : std::string();
+  Hmac h(key_);
+  h.update(tag_header(name));
+  h.update(data);
+  return h.final();
+}
+
+std::string CacheKey::tag_file(std::string_view name, const std::filesystem::path& file) const {
+  UniqueFd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) return {};
+  Hmac h(key_);
+  h.update(tag_header(name));
+  std::string chunk(size_t(1) << 20, '\0');
+  for (;;) {
+    ssize_t n = ::read(fd.get(), chunk.data(), chunk.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) h.fail();
+    if (n <= 0) break;
+    h.update(std::string_view(chunk.data(), size_t(n)));
+  }
+  return h.final();
+}
+
+bool CacheKey::verify_file(std::string_view name, const std::filesystem::path& file,
+                           std::string_view t) const {
+  std::string expected = tag_file(name, file);
+  return !expected.empty() && t.size() == expected.size() &&
+         CRYPTO_memcmp(expected.data(), t.data(), t.size()) == 0;
 }
 
 std::string sha256_hex(std::string_view bytes) {

@@ -28,6 +28,11 @@ class CacheKey {
   std::string tag(std::string_view name, std::string_view data) const;
   // Whether `tag` is the tag of `name` and `data` (compared in constant time).
   bool verify(std::string_view name, std::string_view data, std::string_view tag) const;
+  // The same over a file's bytes, streamed (a precompiled header is 43 MB: read whole into a
+  // growing string it cost seconds of page faults on a VM); empty / false when it cannot be read.
+  std::string tag_file(std::string_view name, const std::filesystem::path& file) const;
+  bool verify_file(std::string_view name, const std::filesystem::path& file,
+                   std::string_view tag) const;
 
   static constexpr const char* kFileName = ".kta-key";
 
@@ -41,7 +46,7 @@ class CacheKey {
 // one's (a fast 64-bit content hash is no defence against a made collision).
 std::string sha256_hex(std::string_view bytes);
 
-// Reads a whole file; false when it cannot be read.
+// Reads a whole file into a string sized once from its length; false when it cannot be read.
 bool read_whole_file(const std::filesystem::path& p, std::string* out);
 
 // A cache entry `dir/name` as kept on disk: its bytes, then their tag under dir's key (HMAC of

@@ -89,6 +89,35 @@ TEST_F(CacheKeyTest, ATaggedEntryReadsBackAndAnyOtherIsRejectedAndRemoved) {
   EXPECT_EQ(load_tagged(dir, "a.code").rejected, "fails authentication");
 }
 
+// A file's tag, streamed in 1 MiB pieces, is the tag of its bytes; a changed, truncated or
+// missing file does not verify; read_whole_file reads back every byte.
+TEST_F(CacheKeyTest, AFileTagIsTheTagOfItsBytes) {
+  CacheKey k = CacheKey::from_bytes(std::string(32, 'k'));
+  fs::create_directories(dir);
+  std::string bytes;
+  for (size_t i = 0; i < (size_t(3) << 20) + 12345; ++i) bytes += char(i * 131 % 251);
+  const fs::path file = dir / "module.so";
+  std::ofstream(file, std::ios::binary) << bytes;
+  std::string t = k.tag_file("module.so", file);
+  EXPECT_EQ(t, k.tag("module.so", bytes));
+  EXPECT_TRUE(k.verify_file("module.so", file, t));
+  EXPECT_FALSE(k.verify_file("other.so", file, t));
+  std::string back;
+  ASSERT_TRUE(kta::engine::ipc::read_whole_file(file, &back));
+  EXPECT_EQ(back, bytes);
+  bytes[(size_t(2) << 20) + 7] ^= 1;
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
+  EXPECT_FALSE(k.verify_file("module.so", file, t));
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes.substr(0, 100);
+  EXPECT_FALSE(k.verify_file("module.so", file, t));
+  EXPECT_EQ(k.tag_file("module.so", dir / "missing.so"), "");
+  EXPECT_FALSE(k.verify_file("module.so", dir / "missing.so", t));
+  EXPECT_FALSE(kta::engine::ipc::read_whole_file(dir / "missing.so", &back));
+  std::ofstream(file, std::ios::binary | std::ios::trunc);
+  ASSERT_TRUE(kta::engine::ipc::read_whole_file(file, &back));
+  EXPECT_EQ(back, "");
+}
+
 TEST(Sha256, KnownVectors) {
   EXPECT_EQ(kta::engine::ipc::sha256_hex("abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");

@@ -33,14 +33,7 @@ namespace fs = std::filesystem;
 namespace kta::engine::cpu {
 namespace {
 
-bool read_file(const fs::path& p, std::string* out) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream s;
-  s << in.rdbuf();
-  *out = s.str();
-  return true;
-}
+bool read_file(const fs::path& p, std::string* out) { return ipc::read_whole_file(p, out); }
 
 // Everything that identifies the compiler and the machine code it emits for -march=native.
 const std::string& toolchain_identity(const std::string& cxx) {
@@ -125,18 +118,15 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
 
 // Whether `file` (named `name` under the cache folder) has a valid tag beside it.
 bool authentic(const ipc::CacheKey& key, const std::string& name, const fs::path& file) {
-  std::string data, tag;
-  return read_file(file, &data) && read_file(fs::path(file.string() + ".tag"), &tag) &&
-         key.verify(name, data, tag);
+  std::string tag;
+  return read_file(fs::path(file.string() + ".tag"), &tag) && key.verify_file(name, file, tag);
 }
 
 // Writes the tag of `data_file`'s bytes under `name` to `tag_file` (through a temporary file);
 // false when it cannot.
 bool write_tag(const ipc::CacheKey& key, const std::string& name, const fs::path& data_file,
                const fs::path& tag_file) {
-  std::string data;
-  if (!read_file(data_file, &data)) return false;
-  std::string tag = key.tag(name, data);
+  std::string tag = key.tag_file(name, data_file);
   const fs::path tmp = tag_file.string() + ".tmp." + std::to_string(getpid());
   {
     std::ofstream out(tmp, std::ios::binary);
