@@ -294,6 +294,34 @@ TEST_F(ExecutorTest, AWorkerThatDiesUnderTimingFailsThePerformanceStepByName) {
   EXPECT_NE(perf->reason.find("SIGSEGV"), std::string::npos) << perf->reason;
 }
 
+// The baseline against itself on a busy machine, simulated: every worker runs the code
+// exp(N(0, 5%)) times slower, every sample reads exp(N(0, 2%)) times its time (what the cpu
+// device showed: tight per-run intervals, a few percent between workers). Over 20 runs with fixed
+// seeds the interval holds 1.0 and the gate `min_speedup 1.0` does not fail in at least 19
+// (issue 15's bar; bench/engine/self_speedup.py measures the same on the real device). Without
+// the calibration's widening the same runs held 1.0 in 4 of 20 and failed the gate in 6.
+TEST_F(ExecutorTest, TheBaselineAgainstItselfHoldsOneOnANoisyMachine) {
+  registry->worker_noise = 0.05;
+  registry->sample_noise = 0.02;
+  int contains = 0, failed = 0, passed = 0, inconclusive = 0;
+  for (int i = 0; i < 20; ++i) {
+    registry->noise_seed = uint64_t(1000 + i);
+    auto source = replay_plan({{"t", "add"}});
+    source.tasks[0].gates.min_speedup = 1.0;
+    source.output = root / ("noisy-" + std::to_string(i));
+    auto out = run(source);
+    ASSERT_TRUE(out[0].correct) << out[0].failure_reason;
+    contains += out[0].speedup_lo <= 1.0 && out[0].speedup_hi >= 1.0;
+    passed += out[0].fast_enough;
+    inconclusive += out[0].inconclusive;
+    failed += !out[0].fast_enough && !out[0].inconclusive;
+  }
+  EXPECT_GE(contains, 19);
+  EXPECT_LE(failed, 1) << contains << " contain, " << passed << " passed, " << inconclusive
+                       << " inconclusive";
+  EXPECT_EQ(passed + inconclusive + failed, 20);
+}
+
 // Factories whose candidate-side devices time everything `factor` times slower than the trusted
 // ones: two workers that run the same code differently.
 engine::DeviceFactory skewed_workers(std::shared_ptr<FakeRegistry> reg, double factor) {

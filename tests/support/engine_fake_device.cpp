@@ -1,5 +1,6 @@
 #include "tests/support/engine_fake_device.h"
 
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -12,6 +13,9 @@ using namespace kta::engine;
 FakeDevice::FakeDevice(std::shared_ptr<FakeRegistry> registry) : registry_(std::move(registry)) {
   std::lock_guard lock(registry_->mu);
   ++registry_->devices_made;
+  noise_.seed(registry_->noise_seed * 7919 + uint64_t(registry_->devices_made));
+  if (registry_->worker_noise > 0)
+    worker_factor_ = std::exp(registry_->worker_noise * std::normal_distribution<>()(noise_));
 }
 
 FakeDevice::~FakeDevice() {
@@ -146,6 +150,9 @@ TimedResult FakeDevice::timed(std::span<const Invocation> batch, bool) {
   // A tiny deterministic wobble so noise statistics are not degenerate.
   t.seconds = time_factor * seconds * (1.0 + 0.001 * static_cast<double>(calls_[module] % 3));
   if (k.jitter > 0) t.seconds *= (samples_[module]++ % 2) ? 1 + k.jitter : 1 - k.jitter;
+  t.seconds *= worker_factor_;
+  if (registry_->sample_noise > 0)
+    t.seconds *= std::exp(registry_->sample_noise * std::normal_distribution<>()(noise_));
   // Clocks wobble too (every third sample 10 MHz lower), so min, median and max differ.
   if (k.sm_clock_mhz > 0) t.sm_clock_mhz = k.sm_clock_mhz - (calls_[module] % 3 == 2 ? 10 : 0);
   t.mem_clock_mhz = k.mem_clock_mhz;

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,13 @@ struct FakeRegistry {
   double cache_bandwidth = 0;  // bytes/s for a working set that fits 4x l2_bytes
   size_t l2_bytes = 0;
   double peak_flops = 0;  // flop/s
+  // Seeded timing noise, as a busy machine makes it (0: none): each device made runs everything
+  // exp(N(0, worker_noise)) times slower (two workers running the same code differently), and
+  // each timed sample reads exp(N(0, sample_noise)) times its time. A device's draws come from
+  // noise_seed and the order it was made in, so a test is repeatable.
+  double worker_noise = 0;
+  double sample_noise = 0;
+  uint64_t noise_seed = 1;
   // What the protocol did with the buffers, in order: every timed batch's output buffers (the
   // kernel's third argument) in launch order, and every buffer downloaded, each with the device
   // it belongs to (buffer ids are per device).
@@ -100,6 +108,8 @@ class FakeDevice : public engine::Device {
   std::map<uint64_t, uint64_t> calls_;
   std::map<uint64_t, uint64_t> samples_;  // timed samples per module
   uint64_t next_ = 1;
+  std::mt19937_64 noise_;  // this device's draws of FakeRegistry's timing noise
+  double worker_factor_ = 1;
 };
 
 }  // namespace kta::test
