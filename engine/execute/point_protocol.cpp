@@ -112,10 +112,7 @@ PointTiming PointProtocol::run() {
       }
     };
   };
-  std::function<Sample()> sample_a = guarded([this] {
-    begin_round();
-    return sample(a_);
-  });
+  std::function<Sample()> sample_a = guarded([this] { return sample(a_); });
   std::function<Sample()> sample_b = guarded([this] {
     Sample s = sample(b_);
     if (s.ok && round_ > static_cast<uint64_t>(std::max(0, job_.task->timing.warmup)))
@@ -126,7 +123,8 @@ PointTiming PointProtocol::run() {
   InterleavedProtocol::Outcome m;
   {
     auto span = job_.profile->span("sampling");
-    m = job_.protocol->run(sample_a, sample_b, job_.calibrate ? &sample_again : nullptr);
+    std::function<void()> round = [this] { begin_round(); };
+    m = job_.protocol->run(sample_a, sample_b, job_.calibrate ? &sample_again : nullptr, &round);
   }
   if (!a_.clocks.empty() && !b_.clocks.empty())
     pt.clocks = ShapeClocks{a_.clocks.summary(m.a.n), b_.clocks.summary(m.b.n)};

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace kta::engine {
 
@@ -50,9 +52,25 @@ StopState failed(std::string why) {
   return st;
 }
 
-// One sample of each series, in order (A B, or A B A').
-std::optional<std::string> sample_round(const std::vector<Series*>& series, bool keep) {
-  for (Series* s : series)
+// What a measurement needs besides its series: the round hook and the order's randomness.
+struct Rounds {
+  const std::function<void()>* begin = nullptr;
+  std::mt19937_64 order;
+};
+
+// One sample of each series, in an order drawn for this round, after the round's hook.
+std::optional<std::string> sample_round(const std::vector<Series*>& series, bool keep,
+                                        Rounds& rounds) {
+  if (rounds.begin != nullptr) {
+    try {
+      (*rounds.begin)();
+    } catch (const std::exception& e) {
+      return fmt::format("round setup failed: {}", e.what());
+    }
+  }
+  std::vector<Series*> order = series;
+  std::shuffle(order.begin(), order.end(), rounds.order);
+  for (Series* s : order)
     if (auto err = sample_into(*s, keep)) return err;
   return std::nullopt;
 }
@@ -93,15 +111,15 @@ std::optional<StopState> stopping_rule(const std::vector<Series*>& series,
 
 // The shared body of both protocols: warm up, then sample rounds until the stopping rule holds.
 StopState measure(const std::vector<Series*>& series, const model::Timing& timing,
-                  TimerResolution resolution, const Clock& clock) {
+                  TimerResolution resolution, const Clock& clock, Rounds& rounds) {
   for (int w = 0; w < timing.warmup; ++w)
-    if (auto err = sample_round(series, false)) return failed("warmup: " + *err);
+    if (auto err = sample_round(series, false, rounds)) return failed("warmup: " + *err);
 
   int min_samples = std::max(1, timing.min_samples);
   int max_samples = std::max(min_samples, timing.max_samples);
   double start = clock();
   for (int n = 1;; ++n) {
-    if (auto err = sample_round(series, true)) return failed(*err);
+    if (auto err = sample_round(series, true, rounds)) return failed(*err);
     if (n < min_samples) continue;
     if (auto stop = stopping_rule(series, timing, resolution, n, max_samples, clock() - start))
       return *stop;
@@ -111,18 +129,22 @@ StopState measure(const std::vector<Series*>& series, const model::Timing& timin
 }  // namespace
 
 InterleavedProtocol::InterleavedProtocol(const model::Timing& timing, TimerResolution resolution,
-                                         Clock clock)
-    : timing_(timing), resolution_(resolution), clock_(std::move(clock)) {}
+                                         Clock clock, uint64_t order_seed)
+    : timing_(timing),
+      resolution_(resolution),
+      clock_(std::move(clock)),
+      order_seed_(order_seed != 0 ? order_seed : std::random_device{}()) {}
 
 InterleavedProtocol::Outcome InterleavedProtocol::run(
     const std::function<Sample()>& a, const std::function<Sample()>& b,
-    const std::function<Sample()>* calibration) const {
+    const std::function<Sample()>* calibration, const std::function<void()>* begin_round) const {
   Series base{"baseline", a, {}, {}}, cand{"candidate", b, {}, {}};
   std::optional<Series> again;
   std::vector<Series*> series = {&base, &cand};
   if (calibration) series.push_back(&again.emplace(Series{"baseline again", *calibration, {}, {}}));
   Outcome out;
-  static_cast<StopState&>(out) = measure(series, timing_, resolution_, clock_);
+  Rounds rounds{begin_round, std::mt19937_64(order_seed_)};
+  static_cast<StopState&>(out) = measure(series, timing_, resolution_, clock_, rounds);
   out.a = base.stats();
   out.b = cand.stats();
   if (base.wall.size() == base.seconds.size()) out.a_wall = summarize(base.wall);

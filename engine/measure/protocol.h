@@ -1,6 +1,13 @@
-// The measurement protocol: warm up, sample A B A B ..., stop on noise, budget or count,
-// summarize. The device does the timing (flush + events or steady clock); the protocol only
-// decides how many samples to take and in what order.
+// The measurement protocol: warm up, sample rounds of A and B (and A' when calibrating), each
+// round in a random order, stop on noise, budget or count, summarize. The device does the timing
+// (flush + events or steady clock); the protocol only decides how many samples to take and in
+// what order.
+//
+// Order: each round samples every series once, in an order drawn afresh per round. A fixed order
+// lets whatever depends on the position in a round (the first sample on a worker after a pause,
+// the one right after a sibling's on the same worker) bias one side of every pair the same way:
+// on the cpu device a fixed A B A' read identical code 0.95-0.97x; drawn, such an effect is noise
+// that the interval sees.
 //
 // Stopping rule, checked after each round once every series has `min_samples`: stop when every
 // series' relative noise (stdev/mean) is <= `max_noise`; else when a series reached
@@ -16,6 +23,7 @@
 #include <chrono>
 #include <functional>
 #include <optional>
+#include <random>
 #include <string>
 
 #include "engine/measure/speedup.h"
@@ -63,15 +71,20 @@ class InterleavedProtocol {
     std::optional<SpeedupInterval> calibration_ratio;  // paired a_i / a'_i
   };
 
+  // `order_seed` draws the rounds' orders (0: a random seed, what the engine uses; tests fix it).
   InterleavedProtocol(const model::Timing& timing, TimerResolution resolution,
-                      Clock clock = steady_clock_seconds());
+                      Clock clock = steady_clock_seconds(), uint64_t order_seed = 0);
+  // `begin_round`, when given, runs before every round, warm-up included (fresh inputs for all
+  // sides); an exception from it fails the measurement with its text.
   Outcome run(const std::function<Sample()>& a, const std::function<Sample()>& b,
-              const std::function<Sample()>* calibration = nullptr) const;
+              const std::function<Sample()>* calibration = nullptr,
+              const std::function<void()>* begin_round = nullptr) const;
 
  private:
   model::Timing timing_;
   TimerResolution resolution_;
   Clock clock_;
+  uint64_t order_seed_;
 };
 
 // The stopping rule's noise test for one series, floor included.

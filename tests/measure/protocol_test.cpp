@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <set>
+#include <stdexcept>
 
 namespace kta::engine {
 namespace {
@@ -60,11 +63,45 @@ TEST(InterleavedProtocol, QuietSeriesStopAtMinSamples) {
   EXPECT_GT(out.speedup.hi, 2.0);
 }
 
-TEST(InterleavedProtocol, InterleavesAfterWarmup) {
+// Every round samples each series once, after the round's hook, in an order drawn per round:
+// over 40 rounds both orders occur (a fixed order would bias one side of every pair alike).
+TEST(InterleavedProtocol, EachRoundSamplesEverySeriesOnceInADrawnOrder) {
   Script s;
-  InterleavedProtocol p(timing(1, 3, 3, 0, 100), {}, s.clock());
-  p.run(s.series("A", wobble(1, 0.5)), s.series("B", wobble(1, 0.5)));
-  EXPECT_EQ(s.order, (std::vector<std::string>{"A", "B", "A", "B", "A", "B", "A", "B"}));
+  InterleavedProtocol p(timing(1, 40, 40, 0, 100), {}, s.clock(), 7);
+  std::function<void()> round = [&] { s.order.push_back("|"); };
+  std::function<Sample()> again = s.series("C", wobble(1, 0.5));
+  p.run(s.series("A", wobble(1, 0.5)), s.series("B", wobble(1, 0.5)), &again, &round);
+  ASSERT_EQ(s.order.size(), 41u * 4);  // a warm-up round and 40 rounds, each "|" and A, B, C
+  std::set<std::string> orders;
+  for (size_t r = 0; r < 41; ++r) {
+    EXPECT_EQ(s.order[4 * r], "|");
+    std::vector<std::string> got(s.order.begin() + 4 * r + 1, s.order.begin() + 4 * r + 4);
+    orders.insert(got[0] + got[1] + got[2]);
+    std::sort(got.begin(), got.end());
+    EXPECT_EQ(got, (std::vector<std::string>{"A", "B", "C"}));
+  }
+  EXPECT_EQ(orders.size(), 6u);  // all six orders of three, over 41 rounds
+  // The same seed draws the same orders; the engine's default seed is a random one.
+  Script t;
+  InterleavedProtocol q(timing(1, 40, 40, 0, 100), {}, t.clock(), 7);
+  std::function<void()> mark = [&] { t.order.push_back("|"); };
+  std::function<Sample()> again_t = t.series("C", wobble(1, 0.5));
+  q.run(t.series("A", wobble(1, 0.5)), t.series("B", wobble(1, 0.5)), &again_t, &mark);
+  EXPECT_EQ(s.order, t.order);
+}
+
+// A round's hook that throws fails the measurement with its text.
+TEST(InterleavedProtocol, ARoundSetupThatThrowsAborts) {
+  Script s;
+  InterleavedProtocol p(timing(0, 3, 3, 0, 100), {}, s.clock());
+  int rounds = 0;
+  std::function<void()> round = [&] {
+    if (++rounds == 2) throw std::runtime_error("cannot upload");
+  };
+  auto out = p.run(s.series("A", wobble(1, 0)), s.series("B", wobble(1, 0)), nullptr, &round);
+  EXPECT_TRUE(out.failed);
+  EXPECT_EQ(out.stop_reason, "round setup failed: cannot upload");
+  EXPECT_EQ(s.order.size(), 2u);  // the first round's samples only
 }
 
 TEST(InterleavedProtocol, NoisySeriesStopAtMaxSamples) {
@@ -140,8 +177,8 @@ TEST(InterleavedProtocol, FailedSampleAborts) {
   std::function<Sample()> negative = [] { return Sample{true, -1, ""}; };
   EXPECT_TRUE(p.run(negative, negative).failed);
   std::function<Sample()> infinite = [] { return Sample{true, INFINITY, ""}; };
-  EXPECT_EQ(p.run(infinite, infinite).stop_reason,
-            "warmup: baseline sample returned an invalid time (inf)");
+  std::string why = p.run(infinite, s.series("B", wobble(1, 0))).stop_reason;
+  EXPECT_EQ(why, "warmup: baseline sample returned an invalid time (inf)");
 }
 
 // The calibration series A' (the baseline again) is a third series under the same rules.
@@ -154,9 +191,9 @@ TEST(InterleavedProtocol, CalibrationSeriesFollowsTheSameRules) {
   ASSERT_TRUE(out.calibration);
   EXPECT_EQ(out.calibration->n, 10);
   EXPECT_EQ(s.order.size(), 39u);  // 3 warmups and 10 samples of each of the three
-  EXPECT_EQ(s.order[0], "A");
-  EXPECT_EQ(s.order[1], "B");
-  EXPECT_EQ(s.order[2], "A'");
+  std::vector<std::string> first(s.order.begin(), s.order.begin() + 3);
+  std::sort(first.begin(), first.end());
+  EXPECT_EQ(first, (std::vector<std::string>{"A", "A'", "B"}));  // each once per round
   ASSERT_TRUE(out.calibration_ratio);
   EXPECT_NEAR(out.calibration_ratio->estimate, 1.0, 1e-9);
   // A noisy calibration series holds the measurement open like any other.

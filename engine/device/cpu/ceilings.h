@@ -22,10 +22,6 @@ struct CpuCeilings {
 // the ceiling (a looser floor, never a false failure).
 inline constexpr size_t kMaxReadBufferBytes = size_t(256) << 20;
 
-// The cold flush writes at most this many bytes (twice an LLC of 256 MiB); beyond it the
-// device also flushes its buffers' lines by address (CpuDevice::flush_caches).
-inline constexpr size_t kMaxFlushBytes = 2 * kMaxReadBufferBytes;
-
 // Measured once per process (a ~100 ms read of a large buffer), then remembered. The engine
 // measures and hands the rate to its workers (DeviceOptions::cpu_dram_read), so a worker's
 // start does not repeat it.
@@ -39,7 +35,7 @@ size_t last_level_cache_bytes();
 // CPU time of this process over all its threads, seconds.
 double process_cpu_seconds();
 
-// Anonymous memory for large scratch buffers (the read measurement, the cold flush): mapped on
+// Anonymous memory for large scratch buffers (the read measurement): mapped on
 // 2 MiB boundaries and asking for transparent huge pages, so first touching it costs 512x fewer
 // page faults than a std::vector's.
 class LargeBuffer {

@@ -6,10 +6,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -486,26 +482,16 @@ void CpuDevice::reap_children(const std::set<pid_t>& before, LaunchResult& r, do
   }
 }
 
-// The cold protocol's flush: write a buffer of twice the LLC, at most kMaxFlushBytes; where the
-// LLC is larger than that walk evicts (or claims to be: VMs report the host's whole L3), every
-// line of the device's buffers is flushed by address too, so a kernel's inputs and outputs are
-// never cache-resident at the start of a cold sample.
+// The cold protocol's flush: write a buffer of twice the LLC. Smaller walks of huge pages with
+// the device's buffers flushed by address (`clflush`) were tried and evict as well and cost less
+// (bench/cpu_device/RESULTS.md, 2026-12-03), but made the candidate's worker read 4-9% slower
+// than the trusted one for identical code in cold timing (gelu, baseline against itself, median
+// 0.91-0.96x against 1.00x with this walk): the calibration widened those intervals, but a
+// flush that treats the two workers alike is worth its time.
 void CpuDevice::flush_caches() {
-  size_t llc = last_level_cache_bytes();
-  size_t bytes = std::min(2 * llc, kMaxFlushBytes);
-  if (flush_buffer_.size() != bytes) flush_buffer_ = LargeBuffer(bytes);
-  char* walk = flush_buffer_.data();
-  for (size_t i = 0; i < bytes; i += 64) walk[i] = char(walk[i] + 1);
-#if defined(__x86_64__)
-  if (2 * llc > bytes) {
-    for (const auto& [id, m] : memory_) {
-      const char* p = static_cast<const char*>(m.data);
-      for (size_t i = 0; i < m.bytes; i += 64) _mm_clflush(p + i);
-      if (m.bytes > 0) _mm_clflush(p + m.bytes - 1);
-    }
-    _mm_mfence();
-  }
-#endif
+  size_t bytes = 2 * last_level_cache_bytes();
+  if (flush_buffer_.size() != bytes) flush_buffer_.assign(bytes, 0);
+  for (size_t i = 0; i < bytes; i += 64) flush_buffer_[i] = char(flush_buffer_[i] + 1);
 }
 
 // One timed sample: the cold protocol's flush, then the batch back to back, on the process's CPU

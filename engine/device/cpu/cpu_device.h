@@ -67,7 +67,7 @@ class CpuDevice : public Device {
   std::map<uint64_t, Memory> memory_;
   std::map<uint64_t, std::unique_ptr<Module>> modules_;
   uint64_t next_buffer_ = 1, next_module_ = 1;
-  LargeBuffer flush_buffer_;
+  std::vector<char> flush_buffer_;
 };
 
 // The AddressSanitizer runtime (libasan.so) of the host compiler, for preloading into the
