@@ -299,7 +299,7 @@ TEST_F(ExecutorTest, AWorkerThatDiesUnderTimingFailsThePerformanceStepByName) {
 // device showed: tight per-run intervals, a few percent between workers). Over 20 runs with fixed
 // seeds the interval holds 1.0 and the gate `min_speedup 1.0` does not fail in at least 19
 // (issue 15's bar; bench/engine/self_speedup.py measures the same on the real device). Without
-// the calibration's widening the same runs held 1.0 in 4 of 20 and failed the gate in 6.
+// the calibration's widening the same runs held 1.0 in 6 of 20 and failed the gate in 5.
 TEST_F(ExecutorTest, TheBaselineAgainstItselfHoldsOneOnANoisyMachine) {
   registry->worker_noise = 0.05;
   registry->sample_noise = 0.02;

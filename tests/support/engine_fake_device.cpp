@@ -13,9 +13,10 @@ using namespace kta::engine;
 FakeDevice::FakeDevice(std::shared_ptr<FakeRegistry> registry) : registry_(std::move(registry)) {
   std::lock_guard lock(registry_->mu);
   ++registry_->devices_made;
-  noise_.seed(registry_->noise_seed * 7919 + uint64_t(registry_->devices_made));
+  noise_seed_ = registry_->noise_seed * 7919 + uint64_t(registry_->devices_made);
+  std::mt19937_64 g(noise_seed_);
   if (registry_->worker_noise > 0)
-    worker_factor_ = std::exp(registry_->worker_noise * std::normal_distribution<>()(noise_));
+    worker_factor_ = std::exp(registry_->worker_noise * std::normal_distribution<>()(g));
 }
 
 FakeDevice::~FakeDevice() {
@@ -151,8 +152,14 @@ TimedResult FakeDevice::timed(std::span<const Invocation> batch, bool) {
   t.seconds = time_factor * seconds * (1.0 + 0.001 * static_cast<double>(calls_[module] % 3));
   if (k.jitter > 0) t.seconds *= (samples_[module]++ % 2) ? 1 + k.jitter : 1 - k.jitter;
   t.seconds *= worker_factor_;
-  if (registry_->sample_noise > 0)
-    t.seconds *= std::exp(registry_->sample_noise * std::normal_distribution<>()(noise_));
+  if (registry_->sample_noise > 0) {
+    // Drawn from the module and its sample count, not from this device's sequence of samples:
+    // the protocol draws the order of a round's sides, and two modules sharing a device (the
+    // candidate and the calibration's baseline) must not trade draws with it.
+    std::seed_seq seq{noise_seed_, module, noise_samples_[module]++};
+    std::mt19937_64 g(seq);
+    t.seconds *= std::exp(registry_->sample_noise * std::normal_distribution<>()(g));
+  }
   // Clocks wobble too (every third sample 10 MHz lower), so min, median and max differ.
   if (k.sm_clock_mhz > 0) t.sm_clock_mhz = k.sm_clock_mhz - (calls_[module] % 3 == 2 ? 10 : 0);
   t.mem_clock_mhz = k.mem_clock_mhz;

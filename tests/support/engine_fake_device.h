@@ -56,8 +56,9 @@ struct FakeRegistry {
   double peak_flops = 0;  // flop/s
   // Seeded timing noise, as a busy machine makes it (0: none): each device made runs everything
   // exp(N(0, worker_noise)) times slower (two workers running the same code differently), and
-  // each timed sample reads exp(N(0, sample_noise)) times its time. A device's draws come from
-  // noise_seed and the order it was made in, so a test is repeatable.
+  // each timed sample reads exp(N(0, sample_noise)) times its time. The draws come from
+  // noise_seed, the order the device was made in, the module and its sample count, so a test is
+  // repeatable whatever order the protocol draws for its rounds.
   double worker_noise = 0;
   double sample_noise = 0;
   uint64_t noise_seed = 1;
@@ -108,7 +109,8 @@ class FakeDevice : public engine::Device {
   std::map<uint64_t, uint64_t> calls_;
   std::map<uint64_t, uint64_t> samples_;  // timed samples per module
   uint64_t next_ = 1;
-  std::mt19937_64 noise_;  // this device's draws of FakeRegistry's timing noise
+  uint64_t noise_seed_ = 0;                     // this device's draws of the timing noise
+  std::map<uint64_t, uint64_t> noise_samples_;  // noisy samples per module
   double worker_factor_ = 1;
 };
 
