@@ -33,8 +33,6 @@ namespace fs = std::filesystem;
 namespace kta::engine::cpu {
 namespace {
 
-bool read_file(const fs::path& p, std::string* out) { return ipc::read_whole_file(p, out); }
-
 // Everything that identifies the compiler and the machine code it emits for -march=native.
 const std::string& toolchain_identity(const std::string& cxx) {
   static std::mutex mu;
@@ -44,7 +42,7 @@ const std::string& toolchain_identity(const std::string& cxx) {
   if (it != cache.end()) return it->second;
   std::string id = ipc::run_command({cxx, "--version"}).output;
   std::string cpuinfo;
-  read_file("/proc/cpuinfo", &cpuinfo);
+  ipc::read_whole_file("/proc/cpuinfo", &cpuinfo);
   size_t model = cpuinfo.find("model name"), flags = cpuinfo.find("\nflags");
   if (model != std::string::npos) id += cpuinfo.substr(model, cpuinfo.find('\n', model) - model);
   if (flags != std::string::npos)
@@ -79,7 +77,7 @@ const std::string& model_identity(const Toolchain& tc) {
   std::sort(files.begin(), files.end());
   for (const fs::path& f : files) {
     std::string text;
-    read_file(f, &text);
+    ipc::read_whole_file(f, &text);
     id += f.filename().string() + "\n" + text;
   }
   return cache.emplace(key, std::move(id)).first->second;
@@ -91,7 +89,7 @@ void scan_includes(const fs::path& dir, const std::vector<std::string>& includes
   if (depth > 2) return;
   for (const std::string& inc : includes) {
     std::string text;
-    if (!read_file(dir / inc, &text)) continue;
+    if (!ipc::read_whole_file(dir / inc, &text)) continue;
     RewriteResult r = rewrite_hip_source(text);
     *key += "include " + inc + "\n" + text;
     *synchronizes = *synchronizes || r.synchronizes;
@@ -119,7 +117,8 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
 // Whether `file` (named `name` under the cache folder) has a valid tag beside it.
 bool authentic(const ipc::CacheKey& key, const std::string& name, const fs::path& file) {
   std::string tag;
-  return read_file(fs::path(file.string() + ".tag"), &tag) && key.verify_file(name, file, tag);
+  return ipc::read_whole_file(fs::path(file.string() + ".tag"), &tag) &&
+         key.verify_file(name, file, tag);
 }
 
 // Writes the tag of `data_file`'s bytes under `name` to `tag_file` (through a temporary file);
@@ -219,7 +218,7 @@ struct Source {
 // be built.
 bool read_source(const CompileRequest& req, Source* src, BuildResult* out) {
   std::string source;
-  if (!read_file(req.source, &source)) {
+  if (!ipc::read_whole_file(req.source, &source)) {
     out->error = "cannot read source '" + req.source.string() + "'";
     return false;
   }
