@@ -11,3 +11,9 @@ find_package(OpenSSL 3 REQUIRED COMPONENTS Crypto)
 if(KTA_BUILD_TESTS)
   find_package(GTest REQUIRED)
 endif()
+# The diff of `kta fmt --check` (lang/format.cpp): the header-only dtl, libdtl-dev.
+find_path(KTA_DTL_INCLUDE_DIR dtl/dtl.hpp)
+if(NOT KTA_DTL_INCLUDE_DIR)
+  message(FATAL_ERROR "kta: dtl/dtl.hpp not found; install the Debian package libdtl-dev "
+                      "(cmake/setup.sh does)")
+endif()

@@ -14,7 +14,7 @@ what=${1:-quickstart}
 packages=(
   build-essential cmake ninja-build ccache pkg-config
   tao-pegtl-dev libfmt-dev libgtest-dev libgmock-dev nlohmann-json3-dev libcli11-dev
-  libsqlite3-dev libboost-context-dev libssl-dev
+  libsqlite3-dev libboost-context-dev libssl-dev libdtl-dev
   clang-16 libclang-16-dev libclang-cpp16-dev llvm-16-dev libclang-rt-16-dev clang-tidy-16
   libamdhip64-dev hipcc
   python3-torch python3-numpy bubblewrap clang-format-16 universal-ctags

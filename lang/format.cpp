@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <dtl/dtl.hpp>
 #include <functional>
+#include <sstream>
 
 #include "lang/parse.h"
 
@@ -135,7 +137,14 @@ class Formatter {
     return out;
   }
 
-  // Aligns runs: consecutive one-line statements with no blank line or comment between them.
+  // True when a statement renders on one line: not wrapped, and no multi-line string in it.
+  static bool one_line(const Line& l) {
+    return l.rest.size() == 1 && l.rest[0].find('\n') == std::string::npos;
+  }
+
+  // Aligns runs: consecutive one-line statements with no blank line or comment between them. A
+  // multi-line statement may end a run (its keyword padded with the run's) but the statements
+  // after it start a new one.
   std::vector<std::string> emit(std::vector<Line>& lines, size_t indent) {
     std::vector<std::string> out;
     size_t i = 0;
@@ -143,7 +152,7 @@ class Formatter {
       size_t j = i + 1;
       if (lines[i].alignable) {
         while (j < lines.size() && lines[j].alignable && !lines[j].blank_before &&
-               lines[j].leading.empty() && lines[j - 1].rest.size() == 1)
+               lines[j].leading.empty() && one_line(lines[j - 1]))
           ++j;
       }
       size_t width = 0;
@@ -450,6 +459,32 @@ std::optional<std::string> format_source(uint32_t file_id, DiagnosticEngine& dia
   auto file = parse_file(file_id, diags);
   if (!file) return std::nullopt;
   return format_file(*file, diags.sources().file(file_id).text);
+}
+
+namespace {
+std::vector<std::string> split_lines(std::string_view text) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    lines.emplace_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return lines;
+}
+}  // namespace
+
+std::string format_diff(const std::string& name, std::string_view before, std::string_view after) {
+  std::vector<std::string> a = split_lines(before), b = split_lines(after);
+  dtl::Diff<std::string, std::vector<std::string>> diff(a, b);
+  diff.onHuge();
+  diff.compose();
+  diff.composeUnifiedHunks();
+  std::ostringstream out;
+  out << "--- " << name << "\n+++ " << name << " (formatted)\n";
+  diff.printUnifiedFormat(out);
+  return out.str();
 }
 
 }  // namespace kta::lang

@@ -150,13 +150,17 @@ namespace kta::lang {
   X(bad_device, error, "device must be auto, cpu, hip or \"hip:N\", found '{}'")                   \
   X(agent_without_command, error, "agent '{}' has no command")                                     \
   X(unknown_placeholder, error, "unknown placeholder '{{{}}}' in the {} of agent '{}'")            \
+  /* kta check --compile */                                                                        \
+  X(entry_does_not_compile, error, "the {} entry ({}) does not compile on the {} device: {}")      \
+  X(entry_not_compiled, warning, "the {} entry ({}) was not compiled on the {} device: {}")        \
   /* notes */                                                                                      \
   X(note_previous_definition, note, "previous definition is here")                                 \
   X(note_declared_here, note, "'{}' is declared here")                                             \
   X(note_imported_here, note, "imported here")                                                     \
   X(note_search_path, note, "searched: {}")                                                        \
   X(note_visible_grid, note, "visible grid is here")                                               \
-  X(note_first_error_of_file, note, "while loading task '{}'")
+  X(note_first_error_of_file, note, "while loading task '{}'")                                     \
+  X(note_compiler_output, note, "compiler output:\n{}")
 
 #define KTA_LANG_MSG_ENUM(id, sev, text) id,
 enum class Msg { KTA_LANG_MESSAGES(KTA_LANG_MSG_ENUM) };

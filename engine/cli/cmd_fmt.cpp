@@ -18,7 +18,8 @@ void add_fmt_command(CLI::App& app, CliState& state) {
   auto check = std::make_shared<bool>(false);
   cmd->add_option("files", *files, "files or folders")->required();
   cmd->add_flag("--check", *check,
-                "change nothing; print the files that are not formatted and exit 1");
+                "change nothing; show how each file that is not formatted would change (a "
+                "unified diff) and exit 1");
   cmd->footer("example: kta fmt --check tasks/");
   cmd->callback([&state, files, check] {
     lang::SourceManager sources;
@@ -38,7 +39,9 @@ void add_fmt_command(CLI::App& app, CliState& state) {
       }
       if (*formatted == sources.file(id).text) continue;
       if (*check) {
-        std::cout << f.string() << '\n';
+        std::cout << f.string() << ": not formatted; `kta fmt " << f.string()
+                  << "` rewrites it as follows:\n"
+                  << lang::format_diff(f.string(), sources.file(id).text, *formatted);
         rc = 1;
         continue;
       }

@@ -52,6 +52,11 @@ std::string entry_text(const Entry& e) {
     for (const auto& a : e.args) args += (args.empty() ? "" : ", ") + a;
     s += "(" + args + ")";
   }
+  if (e.mode == EntryMode::module && !e.init_args.empty()) {
+    std::string args;
+    for (const auto& a : e.init_args) args += (args.empty() ? "" : ", ") + expr(a);
+    s += "(" + args + ")";  // the constructor's arguments, as the task writes them
+  }
   s += " in " + rel(e.file);
   if (e.launch) {
     s += fmt::format(", grid {} block {}", geometry(e.launch->grid), geometry(e.launch->block));

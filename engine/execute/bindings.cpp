@@ -326,4 +326,20 @@ std::vector<KernelArg> declared_signature(const model::Task& task, const model::
   return sig;
 }
 
+CompileRequest compile_request(const model::Task& task, const model::Entry& entry) {
+  CompileRequest req;
+  req.source = entry.file;
+  req.entry = entry.symbol;
+  if (entry.flavor != model::Flavor::hip) {
+    req.flavor = entry.flavor == model::Flavor::torch ? "torch" : "triton";
+    req.mode = entry.mode == model::EntryMode::module ? "module" : "function";
+    return req;
+  }
+  req.launcher = entry.mode == model::EntryMode::launcher;
+  if (!req.launcher) req.signature = declared_signature(task, entry);
+  // Headers next to the task's sources resolve from a workspace copy too.
+  req.options.extra_flags.push_back("-I" + task.dir.string());
+  return req;
+}
+
 }  // namespace kta::engine

@@ -85,4 +85,8 @@ class DeviceSet {
 // The kernel signature the task declares for an entry (for CompileRequest::signature).
 std::vector<KernelArg> declared_signature(const model::Task& task, const model::Entry& entry);
 
+// What a device is asked to compile for an entry of a task: a HIP source with the declared
+// signature (kernel mode) and the task's folder on the include path, or a Python entry.
+CompileRequest compile_request(const model::Task& task, const model::Entry& entry);
+
 }  // namespace kta::engine

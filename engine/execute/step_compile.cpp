@@ -7,18 +7,6 @@ namespace kta::engine {
 
 namespace {
 
-const char* flavor_name(model::Flavor f) {
-  switch (f) {
-    case model::Flavor::hip:
-      return "hip";
-    case model::Flavor::torch:
-      return "torch";
-    case model::Flavor::triton:
-      return "triton";
-  }
-  return "?";
-}
-
 // The notes a device put in a compile log, one per "kta note: " line (the cpu device's compile
 // cache, engine/device/cpu/kernel_build.h).
 void take_notes(const std::string& log, std::vector<Note>* notes) {
@@ -34,22 +22,12 @@ void take_notes(const std::string& log, std::vector<Note>* notes) {
 }  // namespace
 
 CompileResult JobRunner::compile_on(ImplRole role, const model::Entry& entry) {
-  CompileRequest req;
+  CompileRequest req = compile_request(job_.task, entry);
   if (entry.flavor != model::Flavor::hip) {
-    req.source = entry.file;
-    req.entry = entry.symbol;
-    req.flavor = flavor_name(entry.flavor);
-    req.mode = entry.mode == model::EntryMode::module ? "module" : "function";
     Device& d = device(device_role(role), entry.flavor);
     auto span = profile_.span("compile");
     return d.compile(req);
   }
-  req.source = entry.file;
-  req.entry = entry.symbol;
-  req.launcher = entry.mode == model::EntryMode::launcher;
-  if (!req.launcher) req.signature = declared_signature(job_.task, entry);
-  // Headers next to the task's sources resolve from a workspace copy too.
-  req.options.extra_flags.push_back("-I" + job_.task.dir.string());
   Device& d = device(device_role(role));
   CompileResult res;
   {

@@ -1,6 +1,7 @@
 // Kernels of the corpus that do not synchronize (plain-loop mode), each checked against a
 // plain C++ reference.
 #include <cmath>
+#include <limits>
 
 #include "engine/device/cpu/cpu_device.h"
 #include "support/device_test_support.h"
@@ -271,6 +272,37 @@ TEST_F(Kernels, IntegerIntrinsics) {
     EXPECT_EQ(o[4 * i + 2], __builtin_ffs(int(v)));
     EXPECT_EQ(o[4 * i + 3], int(rev >> 16) + int((int64_t(int(v)) * 3) >> 32));
   }
+}
+
+// INFINITY, FLT_MAX, INT_MAX, M_PI, ... used bare, as HIP allows: the cpu device accepts what
+// hipRTC's prelude accepts (tests/hip compiles the same file through hipRTC).
+TEST_F(Kernels, CLibraryConstantsWithoutIncludes) {
+  Buffer bf = dev.alloc(8 * 4), bd = dev.alloc(4 * 8), bi = dev.alloc(6 * 4), bl = dev.alloc(2 * 8);
+  uint64_t m = compile_kernel(dev, "c_constants.hip", "c_constants");
+  ASSERT_TRUE(dev.launch(m,
+                         {ptr(bf, "float"), ptr(bd, "double"), ptr(bi, "int"), ptr(bl, "int64_t")},
+                         geometry1(1, 64))
+                  .ok);
+  auto f = download<float>(dev, bf, 8);
+  EXPECT_TRUE(std::isinf(f[0]) && f[0] < 0);
+  EXPECT_TRUE(std::isnan(f[1]));
+  EXPECT_TRUE(std::isinf(f[2]) && f[2] > 0);
+  EXPECT_EQ(f[3], std::numeric_limits<float>::max());
+  EXPECT_EQ(f[4], std::numeric_limits<float>::min());
+  EXPECT_EQ(f[5], std::numeric_limits<float>::epsilon());
+  EXPECT_EQ(f[6], float(3.14159265358979323846));
+  EXPECT_EQ(f[7], float(0.70710678118654752440));
+  auto d = download<double>(dev, bd, 4);
+  EXPECT_EQ(d[0], std::numeric_limits<double>::max());
+  EXPECT_EQ(d[1], std::numeric_limits<double>::min());
+  EXPECT_TRUE(std::isinf(d[2]));
+  EXPECT_EQ(d[3], std::numeric_limits<double>::epsilon());
+  EXPECT_EQ(download<int>(dev, bi, 6),
+            (std::vector<int>{std::numeric_limits<int>::max(), std::numeric_limits<int>::min(), 8,
+                              std::numeric_limits<int32_t>::max(), 1, 24}));
+  EXPECT_EQ(download<int64_t>(dev, bl, 2),
+            (std::vector<int64_t>{std::numeric_limits<int64_t>::max(),
+                                  std::numeric_limits<int64_t>::min()}));
 }
 
 }  // namespace

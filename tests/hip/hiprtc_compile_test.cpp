@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -326,47 +328,136 @@ TEST_F(HipRtc, AHeaderBesideTheKernelIsPartOfTheKey) {
   EXPECT_NE(rtc_compile(r).key, three.key);
 }
 
-// Every kernel of the benchmark suite compiles through the prelude with the signature its
-// parameter list spells (the .kta files pass exactly these types).
-TEST_F(HipRtc, EveryTaskKernelCompiles) {
-  const std::regex kernel_re(R"(__global__\s+void\s+(\w+)\s*\(([^)]*)\))");
+// The task argument a kernel parameter spelled `param` takes ("const float* __restrict__ x" ->
+// a float buffer, "long n" -> an i64 scalar), as a .kta file binds it.
+KernelArg argument_for(std::string param) {
+  param =
+      std::regex_replace(param, std::regex(R"(\b(const|volatile|__restrict__|__restrict)\b)"), " ");
+  param = std::regex_replace(param, std::regex(R"(\s+)"), " ");
+  const size_t star = param.find('*');
+  if (star != std::string::npos) {
+    std::string pointee = std::regex_replace(param.substr(0, star), std::regex(R"(^\s+|\s+$)"), "");
+    return ptr(pointee);
+  }
+  for (const char* t : {"double", "float", "__half", "half"})
+    if (std::regex_search(param, std::regex(std::string(R"(\b)") + t + R"(\b)")))
+      return scalar(std::string(t) == "double" ? ArgType::f64 : ArgType::f32);
+  if (std::regex_search(param, std::regex(R"(\b(long|int64_t|uint64_t|size_t)\b)")))
+    return scalar(ArgType::i64);
+  return scalar(ArgType::i32);
+}
+
+struct CorpusKernel {
+  std::string entry;  // a template-id for an explicitly instantiated template
+  std::vector<KernelArg> signature;
+};
+
+// The kernels a kernel-mode source defines, with the signature its parameter list spells.
+// Templates count through their explicit instantiations only.
+std::vector<CorpusKernel> corpus_kernels(const std::string& text) {
+  static const std::regex kernel_re(
+      R"((template\s*<[^>]*>\s*)?__global__\s+void\s+(__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\(([^)]*)\))");
+  static const std::regex instance_re(R"(template\s+__global__\s+void\s+(\w+\s*<[^>]*>)\s*\()");
+  std::vector<CorpusKernel> kernels;
+  std::map<std::string, std::vector<std::string>> instances;
+  for (std::sregex_iterator it(text.begin(), text.end(), instance_re), end; it != end; ++it) {
+    std::string id = (*it)[1];
+    instances[id.substr(0, id.find('<'))].push_back(
+        std::regex_replace(id, std::regex(R"(\s)"), ""));
+  }
+  for (std::sregex_iterator it(text.begin(), text.end(), kernel_re), end; it != end; ++it) {
+    std::vector<KernelArg> sig;
+    std::stringstream params((*it)[4].str());
+    for (std::string p; std::getline(params, p, ',');) sig.push_back(argument_for(p));
+    const std::string name = (*it)[3];
+    if ((*it)[1].matched) {
+      for (const std::string& id : instances[name]) kernels.push_back({id, sig});
+    } else {
+      kernels.push_back({name, sig});
+    }
+  }
+  return kernels;
+}
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Launcher-mode files (kta_launch: whole translation units with host code) build with nvcc or
+// hipcc into a shared library, not through hipRTC; launcher_build_test covers them.
+bool is_launcher(const std::string& text) { return text.find("kta_launch") != std::string::npos; }
+
+// Compiles every kernel of every kernel-mode .hip file under `dir` through hipRTC; returns how
+// many compiled. `expected_errors` are files that must fail, each with its message's fragment.
+// `recursive`: the files of every subfolder too (tasks), else only those of `dir` itself (the
+// cpu device's corpus, whose subfolders hold files that launchers include).
+int compile_all(const fs::path& dir, const fs::path& cache, bool recursive,
+                const std::map<std::string, std::string>& expected_errors = {}) {
   int compiled = 0;
-  for (const auto& e : fs::recursive_directory_iterator(KTA_HIP_TEST_TASKS)) {
+  std::vector<fs::path> files;
+  if (recursive) {
+    for (const auto& e : fs::recursive_directory_iterator(dir)) files.push_back(e.path());
+  } else {
+    for (const auto& e : fs::directory_iterator(dir)) files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const fs::path& path : files) {
+    const fs::directory_entry e(path);
     if (e.path().extension() != ".hip") continue;
-    std::ifstream in(e.path());
-    std::stringstream s;
-    s << in.rdbuf();
-    std::string text = s.str();
-    // Launcher-mode files (the torch2hip starters) are whole translation units with host code:
-    // they build with nvcc/hipcc into a shared library, not through hipRTC.
-    if (text.find("kta_launch") != std::string::npos) continue;
-    for (std::sregex_iterator it(text.begin(), text.end(), kernel_re), end; it != end; ++it) {
-      std::vector<KernelArg> sig;
-      std::stringstream params((*it)[2].str());
-      std::string p;
-      while (std::getline(params, p, ',')) {
-        if (p.find('*') != std::string::npos)
-          sig.push_back(ptr(p.find("float") != std::string::npos ? "float" : ""));
-        else if (p.find("int64_t") != std::string::npos)
-          sig.push_back(scalar(ArgType::i64));
-        else if (p.find("float") != std::string::npos)
-          sig.push_back(scalar(ArgType::f32));
-        else
-          sig.push_back(scalar(ArgType::i32));
-      }
+    const std::string text = read_text(e.path());
+    if (is_launcher(text)) continue;
+    const std::vector<CorpusKernel> kernels = corpus_kernels(text);
+    EXPECT_FALSE(kernels.empty()) << e.path() << ": no kernel found";
+    for (const CorpusKernel& k : kernels) {
       RtcRequest r;
       r.source = e.path();
-      r.entry = (*it)[1];
-      r.signature = sig;
+      r.entry = k.entry;
+      r.signature = k.signature;
       r.arch = kArch;
-      r.cache_dir = cache_;
+      r.cache_dir = cache;
       RtcOutput out = rtc_compile(r);
+      auto expected = expected_errors.find(e.path().filename().string());
+      if (expected != expected_errors.end()) {
+        EXPECT_FALSE(out.result.ok) << e.path();
+        EXPECT_NE(out.result.log.find(expected->second), std::string::npos) << out.result.log;
+        continue;
+      }
       EXPECT_TRUE(out.result.ok) << e.path() << " " << r.entry << ": " << out.result.error << "\n"
                                  << out.result.log;
       ++compiled;
     }
   }
-  EXPECT_GE(compiled, 8);
+  return compiled;
+}
+
+// Every kernel of the benchmark suite compiles through the prelude with the signature its
+// parameter list spells (the .kta files pass exactly these types).
+TEST_F(HipRtc, EveryTaskKernelCompiles) {
+  EXPECT_GE(compile_all(KTA_HIP_TEST_TASKS, cache_, true), 8);
+}
+
+// The two devices accept the same language: every kernel the cpu device's corpus runs compiles
+// through hipRTC too (the one written not to compile fails with its error on the same line).
+TEST_F(HipRtc, EveryCpuDeviceCorpusKernelCompiles) {
+  EXPECT_GE(compile_all(KTA_DEVICE_TEST_KERNELS, cache_, false,
+                        {{"compile_error.hip", "compile_error.hip:6"}}),
+            30);
+}
+
+// HIP's headers give device code the C library's constants without an include; so does the
+// prelude, on both platforms.
+TEST_F(HipRtc, CLibraryConstantsNeedNoInclude) {
+  RtcRequest r;
+  r.source = fs::path(KTA_DEVICE_TEST_KERNELS) / "c_constants.hip";
+  r.entry = "c_constants";
+  r.signature = {ptr("float"), ptr("double"), ptr("int"), ptr("int64_t")};
+  r.arch = kArch;
+  r.cache_dir = cache_;
+  RtcOutput out = rtc_compile(r);
+  EXPECT_TRUE(out.result.ok) << out.result.error << "\n" << out.result.log;
 }
 
 TEST(HipSignature, CompatibilityRules) {

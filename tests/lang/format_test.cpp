@@ -115,5 +115,34 @@ TEST(Format, SyntaxErrorsAreReportedNotFormatted) {
   EXPECT_NE(errors.find("expected ':'"), std::string::npos) << errors;
 }
 
+// A multi-line string ends its run: the statements after a multi-line `notes` are padded among
+// themselves, not to the longest keyword before it (docs/language.md, Tools).
+TEST(Format, AMultiLineStatementEndsItsRun) {
+  std::string in =
+      "task t {\n  kind hip2hip\n  summary \"s\"\n  notes \"\"\"\n    one\n    two\n  \"\"\"\n"
+      "  param N: i64\n  output y: f32[N]\n}\n";
+  auto out = fmt_text(in);
+  ASSERT_TRUE(out);
+  EXPECT_EQ(*out,
+            "task t {\n  kind    hip2hip\n  summary \"s\"\n  notes   \"\"\"\n    one\n    two\n"
+            "  \"\"\"\n  param  N: i64\n  output y: f32[N]\n}\n");
+  EXPECT_EQ(*fmt_text(*out), *out);
+}
+
+// The axes of a shapes block line up: names padded so that `in` and `=` share a column.
+TEST(Format, ShapeAxesLineUp) {
+  auto out = fmt_text("task t {\n  shapes visible {\n    N in [1]\n    BLOCK in [64]\n  }\n}\n");
+  ASSERT_TRUE(out);
+  EXPECT_NE(out->find("    N     in [1]\n    BLOCK in [64]\n"), std::string::npos) << *out;
+}
+
+// What `kta fmt --check` shows: a unified diff of the change, three lines of context.
+TEST(Format, CheckShowsAUnifiedDiff) {
+  std::string before = "a\nb\nc\nd\ne\nf\ng\nh\n", after = "a\nb\nc\nd\nE\nf\ng\nh\n";
+  EXPECT_EQ(format_diff("x.kta", before, after),
+            "--- x.kta\n+++ x.kta (formatted)\n@@ -2,7 +2,7 @@\n b\n c\n d\n-e\n+E\n f\n g\n h\n");
+  EXPECT_EQ(format_diff("x.kta", before, before), "--- x.kta\n+++ x.kta (formatted)\n");
+}
+
 }  // namespace
 }  // namespace kta::lang

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cassert>
+#include <cfloat>
 #include <climits>
 #include <cmath>
 #include <cstddef>

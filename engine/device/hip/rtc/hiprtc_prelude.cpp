@@ -108,9 +108,87 @@ constexpr const char* kAssert = R"KTA(#pragma once
 
 // hipRTC has no C library headers on either platform (on AMD the HIP runtime header defines only
 // the 32- and 64-bit integer types, as these do).
+//
+// The C library's constants, which HIP's own headers give device code without an include
+// (hipcc's runtime wrapper pulls in <cmath>, <climits>, <cfloat> and <cstdint>): every kernel that
+// compiles with hipcc or on the cpu device may use them bare. Each is guarded, because hipRTC's
+// precompiled runtime on AMD defines some of them. The prelude includes these headers; a kernel's
+// own `#include <math.h>` then finds them already included.
+struct Constant {
+  const char* name;
+  const char* value;
+};
 
-constexpr const char* kStdint = R"KTA(#pragma once
-typedef signed char int8_t;
+constexpr Constant kMathConstants[] = {
+    {"INFINITY", "__builtin_huge_valf()"},    {"NAN", "__builtin_nanf(\"\")"},
+    {"HUGE_VALF", "__builtin_huge_valf()"},   {"HUGE_VAL", "__builtin_huge_val()"},
+    {"M_E", "2.7182818284590452354"},         {"M_LOG2E", "1.4426950408889634074"},
+    {"M_LOG10E", "0.43429448190325182765"},   {"M_LN2", "0.69314718055994530942"},
+    {"M_LN10", "2.30258509299404568402"},     {"M_PI", "3.14159265358979323846"},
+    {"M_PI_2", "1.57079632679489661923"},     {"M_PI_4", "0.78539816339744830962"},
+    {"M_1_PI", "0.31830988618379067154"},     {"M_2_PI", "0.63661977236758134308"},
+    {"M_2_SQRTPI", "1.12837916709551257390"}, {"M_SQRT2", "1.41421356237309504880"},
+    {"M_SQRT1_2", "0.70710678118654752440"},
+};
+
+constexpr Constant kFloatConstants[] = {
+    {"FLT_MAX", "3.40282346638528859812e+38F"},
+    {"FLT_MIN", "1.17549435082228750797e-38F"},
+    {"FLT_EPSILON", "1.1920928955078125e-07F"},
+    {"FLT_TRUE_MIN", "1.40129846432481707092e-45F"},
+    {"FLT_MANT_DIG", "24"},
+    {"FLT_DIG", "6"},
+    {"FLT_MAX_EXP", "128"},
+    {"FLT_MIN_EXP", "(-125)"},
+    {"FLT_RADIX", "2"},
+    {"DBL_MAX", "1.79769313486231570815e+308"},
+    {"DBL_MIN", "2.22507385850720138309e-308"},
+    {"DBL_EPSILON", "2.22044604925031308085e-16"},
+    {"DBL_TRUE_MIN", "4.94065645841246544177e-324"},
+    {"DBL_MANT_DIG", "53"},
+    {"DBL_DIG", "15"},
+    {"DBL_MAX_EXP", "1024"},
+    {"DBL_MIN_EXP", "(-1021)"},
+};
+
+constexpr Constant kLimitConstants[] = {
+    {"CHAR_BIT", "8"},
+    {"SCHAR_MIN", "(-128)"},
+    {"SCHAR_MAX", "127"},
+    {"UCHAR_MAX", "255"},
+    {"CHAR_MIN", "SCHAR_MIN"},
+    {"CHAR_MAX", "SCHAR_MAX"},
+    {"SHRT_MIN", "(-32768)"},
+    {"SHRT_MAX", "32767"},
+    {"USHRT_MAX", "65535"},
+    {"INT_MIN", "(-2147483647 - 1)"},
+    {"INT_MAX", "2147483647"},
+    {"UINT_MAX", "4294967295u"},
+    {"LONG_MIN", "(-9223372036854775807l - 1)"},
+    {"LONG_MAX", "9223372036854775807l"},
+    {"ULONG_MAX", "18446744073709551615ul"},
+    {"LLONG_MIN", "(-9223372036854775807ll - 1)"},
+    {"LLONG_MAX", "9223372036854775807ll"},
+    {"ULLONG_MAX", "18446744073709551615ull"},
+};
+
+constexpr Constant kStdintConstants[] = {
+    {"INT8_MIN", "(-128)"},
+    {"INT8_MAX", "127"},
+    {"UINT8_MAX", "255"},
+    {"INT16_MIN", "(-32768)"},
+    {"INT16_MAX", "32767"},
+    {"UINT16_MAX", "65535"},
+    {"INT32_MIN", "(-2147483647 - 1)"},
+    {"INT32_MAX", "2147483647"},
+    {"UINT32_MAX", "4294967295u"},
+    {"INT64_MIN", "(-9223372036854775807ll - 1)"},
+    {"INT64_MAX", "9223372036854775807ll"},
+    {"UINT64_MAX", "18446744073709551615ull"},
+    {"SIZE_MAX", "18446744073709551615ull"},
+};
+
+constexpr const char* kStdintTypes = R"KTA(typedef signed char int8_t;
 typedef short int16_t;
 typedef int int32_t;
 typedef long long int64_t;
@@ -122,70 +200,21 @@ typedef long long intptr_t;
 typedef unsigned long long uintptr_t;
 typedef long long intmax_t;
 typedef unsigned long long uintmax_t;
-#define INT8_MIN (-128)
-#define INT8_MAX 127
-#define UINT8_MAX 255
-#define INT16_MIN (-32768)
-#define INT16_MAX 32767
-#define UINT16_MAX 65535
-#define INT32_MIN (-2147483647 - 1)
-#define INT32_MAX 2147483647
-#define UINT32_MAX 4294967295u
-#define INT64_MIN (-9223372036854775807ll - 1)
-#define INT64_MAX 9223372036854775807ll
-#define UINT64_MAX 18446744073709551615ull
-#define SIZE_MAX UINT64_MAX
 )KTA";
 
-constexpr const char* kMath = R"KTA(#pragma once
-#ifndef INFINITY
-#define INFINITY __int_as_float(0x7f800000)
-#endif
-#ifndef NAN
-#define NAN __int_as_float(0x7fffffff)
-#endif
-#define HUGE_VALF INFINITY
-#define HUGE_VAL __longlong_as_double(0x7ff0000000000000ll)
-#define M_E 2.7182818284590452354
-#define M_LOG2E 1.4426950408889634074
-#define M_LN2 0.69314718055994530942
-#define M_PI 3.14159265358979323846
-#define M_PI_2 1.57079632679489661923
-#define M_1_PI 0.31830988618379067154
-#define M_2_SQRTPI 1.12837916709551257390
-#define M_SQRT2 1.41421356237309504880
-#define M_SQRT1_2 0.70710678118654752440
-)KTA";
+// A header: `#pragma once`, then `prefix`, then each constant defined unless already defined.
+template <size_t N>
+std::string header(const Constant (&constants)[N], const char* prefix = "") {
+  std::string text = std::string("#pragma once\n") + prefix;
+  for (const Constant& c : constants)
+    text += std::string("#ifndef ") + c.name + "\n#define " + c.name + " " + c.value + "\n#endif\n";
+  return text;
+}
 
-constexpr const char* kFloat = R"KTA(#pragma once
-#define FLT_MAX 3.402823466e+38F
-#define FLT_MIN 1.175494351e-38F
-#define FLT_EPSILON 1.192092896e-07F
-#define FLT_MANT_DIG 24
-#define DBL_MAX 1.7976931348623158e+308
-#define DBL_MIN 2.2250738585072014e-308
-#define DBL_EPSILON 2.2204460492503131e-016
-#define DBL_MANT_DIG 53
-)KTA";
-
-constexpr const char* kLimits = R"KTA(#pragma once
-#define CHAR_BIT 8
-#define SCHAR_MIN (-128)
-#define SCHAR_MAX 127
-#define UCHAR_MAX 255
-#define SHRT_MIN (-32768)
-#define SHRT_MAX 32767
-#define USHRT_MAX 65535
-#define INT_MIN (-2147483647 - 1)
-#define INT_MAX 2147483647
-#define UINT_MAX 4294967295u
-#define LONG_MIN (-9223372036854775807l - 1)
-#define LONG_MAX 9223372036854775807l
-#define ULONG_MAX 18446744073709551615ul
-#define LLONG_MIN (-9223372036854775807ll - 1)
-#define LLONG_MAX 9223372036854775807ll
-#define ULLONG_MAX 18446744073709551615ull
-)KTA";
+// What the prelude includes: the virtual headers below, so a kernel that includes one of them
+// itself gets nothing twice.
+constexpr const char* kConstantIncludes =
+    "#include <stdint.h>\n#include <limits.h>\n#include <float.h>\n#include <math.h>\n";
 
 }  // namespace
 
@@ -196,10 +225,10 @@ std::string rtc_prelude(const std::string& source) {
     text += kHalf;
   if (source.find("bfloat16") != std::string::npos || source.find("bf16") != std::string::npos)
     text += kBfloat16;
-  return text + kPrelude + kIndexMacros;
+  return text + kPrelude + kIndexMacros + kConstantIncludes;
 #else
   (void)source;
-  return std::string(kPrelude) + kIndexMacros;
+  return std::string(kPrelude) + kIndexMacros + kConstantIncludes;
 #endif
 }
 
@@ -214,6 +243,10 @@ const std::vector<std::pair<std::string, std::string>>& rtc_virtual_headers() {
   // The prelude (NVIDIA) or hipRTC's precompiled runtime (AMD) already declares everything the
   // HIP headers would: they are (nearly) empty here. On AMD the real ones must not be found: they
   // would redefine what the precompiled header holds (Debian's are on the default include path).
+  static const std::string stdint_h = header(kStdintConstants, kStdintTypes);
+  static const std::string math_h = header(kMathConstants);
+  static const std::string float_h = header(kFloatConstants);
+  static const std::string limits_h = header(kLimitConstants);
   static const std::vector<std::pair<std::string, std::string>> headers = {
       {"hip/hip_runtime.h", kProvided},
       {"hip/hip_runtime_api.h", kProvided},
@@ -225,15 +258,15 @@ const std::vector<std::pair<std::string, std::string>>& rtc_virtual_headers() {
       {"hip/math_functions.h", kProvided},
       {"hip/device_functions.h", kProvided},
       {"hip/hip_cooperative_groups.h", kCooperativeGroups},
-      {"stdint.h", kStdint},
-      {"cstdint", kStdint},
-      {"inttypes.h", kStdint},
-      {"math.h", kMath},
-      {"cmath", kMath},
-      {"float.h", kFloat},
-      {"cfloat", kFloat},
-      {"limits.h", kLimits},
-      {"climits", kLimits},
+      {"stdint.h", stdint_h},
+      {"cstdint", stdint_h},
+      {"inttypes.h", stdint_h},
+      {"math.h", math_h},
+      {"cmath", math_h},
+      {"float.h", float_h},
+      {"cfloat", float_h},
+      {"limits.h", limits_h},
+      {"climits", limits_h},
       {"stddef.h", kProvided},
       {"cstddef", kProvided},
       {"stdio.h", kProvided},

@@ -12,7 +12,7 @@
 namespace kta::engine::hip {
 
 // Bumped whenever the prelude or the virtual headers change: part of every cache key.
-inline constexpr int kPreludeVersion = 3;
+inline constexpr int kPreludeVersion = 4;
 
 // Text placed before the kernel `source` (which follows after a #line directive). The half and
 // bfloat16 headers cost NVRTC tens of milliseconds to parse: they are included only when the

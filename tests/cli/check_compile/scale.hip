@@ -1,0 +1,5 @@
+// y = a * x: the kernel the check_compile cases bind, correctly and not.
+__global__ void scale(const float* x, float* y, float a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i];
+}
