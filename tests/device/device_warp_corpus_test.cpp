@@ -110,6 +110,32 @@ TEST_P(WarpCorpus, LaneCheckFlagsTheBuggyReduction) {
   EXPECT_TRUE(r.ok) << r.error;
 }
 
+// A shuffle width wider than the warp reads past it at warp size 32: all bits set, or with the
+// lane check a failure that says so.
+TEST_P(WarpCorpus, ShuffleWiderThanTheWarp) {
+  std::vector<int> x(64);
+  for (int i = 0; i < 64; ++i) x[i] = 100 + i;
+  Buffer bx = upload(dev, x), bo = dev.alloc(4 * 64);
+  uint64_t m = compile_kernel(dev, "shuffle_wide.hip", "wide_shuffle");
+  ASSERT_TRUE(dev.launch(m, {ptr(bx, "int"), ptr(bo, "int")}, geometry1(1, 64)).ok);
+  auto o = download<int>(dev, bo, 64);
+  // At 32, warp 0's lanes read lanes 32-63 of their own warp; warp 1's read themselves.
+  for (int i = 0; i < 64; ++i)
+    EXPECT_EQ(o[i], ws() == 64 ? x[(i + 32) % 64] : i < 32 ? -1 : x[i]) << i;
+  cpu::CpuDevice checked(warp_options(ws(), true));
+  Buffer cx = upload(checked, x), co = checked.alloc(4 * 64);
+  m = compile_kernel(checked, "shuffle_wide.hip", "wide_shuffle");
+  auto r = checked.launch(m, {ptr(cx, "int"), ptr(co, "int")}, geometry1(1, 64));
+  if (ws() == 64) {
+    EXPECT_TRUE(r.ok) << r.error;
+  } else {
+    EXPECT_EQ(r.error,
+              "lane check: __shfl at shuffle_wide.hip:6 (in wide_shuffle) reads lane 32, beyond "
+              "the 32 lanes of a warp; read by lane 0 (thread (0,0,0)) of kernel 'wide_shuffle' "
+              "in block (0,0,0)");
+  }
+}
+
 // Threads past n exit before the vote and missing lanes vote 0; every lane (not just lane 0)
 // reads the ballot, after lanes resumed before it may have exited.
 TEST_P(WarpCorpus, NonSyncBallotCompaction) {
