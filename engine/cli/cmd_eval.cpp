@@ -50,6 +50,7 @@ struct EvalArgs {
   bool debug_passes = false;
   std::string replay;
   double timeout = 0;
+  bool check_lanes = false;
 };
 
 std::string now_iso() {
@@ -267,6 +268,7 @@ std::vector<engine::TaskOutcome> execute_plan(const EvalArgs& a, const CliState&
   eo.agents = agent_defaults(state.settings);
   engine::DeviceOptions device_options = engine::device_options(state.settings);
   if (a.timeout > 0) device_options.launch_timeout_s = a.timeout;
+  device_options.check_lanes = a.check_lanes;
   const std::string device_spec = run.info.device;
   engine::RunnerPool runners(engine::runner_options(state.settings));
   engine::DevicePool pool(
@@ -350,6 +352,8 @@ void add_eval_command(CLI::App& app, CliState& state) {
          "--timeout", args->timeout,
          "wall-time limit of one launch in seconds before the worker is killed (default 10)")
       ->check(CLI::PositiveNumber);
+  cmd->add_flag("--check-lanes", args->check_lanes,
+                "cpu device: fail a launch whose warp shuffle reads an inactive or missing lane");
   cmd->add_flag("--explain", args->explain, "print the compiled plan and exit without running");
   cmd->add_flag("--debug-passes", args->debug_passes,
                 "dump the plan after each compiler pass to stderr");

@@ -297,7 +297,10 @@ struct DeviceOptions {
       size_t(8) << 30;           // isolated: address-space limit of the worker (off under ASan)
   std::filesystem::path worker;  // isolated: the kta-worker binary; empty: found
   size_t fiber_stack_bytes = 128 * 1024;  // cpu: stack of each GPU thread of a synchronizing kernel
-  DeviceSpec device;                      // isolated: what the worker hosts
+  // cpu: a warp shuffle that reads an inactive or nonexistent lane fails the launch, naming the
+  // kernel, the shuffle's file:line, the block and the lane (kta eval --check-lanes).
+  bool check_lanes = false;
+  DeviceSpec device;  // isolated: what the worker hosts
   // The cpu device reports memory of its own (DeviceInfo::own_memory), so a worker stages
   // buffers as it does a GPU's: the tests of that path on machines without a GPU.
   bool cpu_own_memory = false;

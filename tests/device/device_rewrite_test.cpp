@@ -17,23 +17,26 @@ TEST(Rewrite, ChevronBecomesARuntimeCall) {
   auto r = rewrite_hip_source("void f() { k<<<g, b>>>(x, n); }\n");
   EXPECT_TRUE(r.errors.empty());
   EXPECT_EQ(r.text,
-            "void f() { ::kta_rt::launch_chevron([&](auto&&... kta_a) { k(kta_a...); }, "
+            "void f() { ::kta_rt::launch_chevron(\"k\", [&](auto&&... kta_a) { k(kta_a...); }, "
             "::kta_rt::LaunchCfg(g, b), x, n); }\n");
 }
 
 TEST(Rewrite, TemplatesQualifiedNamesAndFourConfigArguments) {
   auto r = rewrite_hip_source("ns::k<T, 4><<<dim3(a >> 1, 2), b, sh, st>>>();");
-  EXPECT_EQ(r.text,
-            "::kta_rt::launch_chevron([&](auto&&... kta_a) { ns::k<T, 4>(kta_a...); }, "
-            "::kta_rt::LaunchCfg(dim3(a >> 1, 2), b, sh, st));");
+  EXPECT_EQ(
+      r.text,
+      "::kta_rt::launch_chevron(\"ns::k<T, 4>\", [&](auto&&... kta_a) { ns::k<T, 4>(kta_a...); }, "
+      "::kta_rt::LaunchCfg(dim3(a >> 1, 2), b, sh, st));");
   r = rewrite_hip_source("k<A<int>><<<1, 2>>>(p);");
-  EXPECT_EQ(r.text,
-            "::kta_rt::launch_chevron([&](auto&&... kta_a) { k<A<int>>(kta_a...); }, "
-            "::kta_rt::LaunchCfg(1, 2), p);");
+  EXPECT_EQ(
+      r.text,
+      "::kta_rt::launch_chevron(\"k<A<int>>\", [&](auto&&... kta_a) { k<A<int>>(kta_a...); }, "
+      "::kta_rt::LaunchCfg(1, 2), p);");
   r = rewrite_hip_source("(k<float>)<<<1, 2>>>(p);");
-  EXPECT_EQ(r.text,
-            "::kta_rt::launch_chevron([&](auto&&... kta_a) { (k<float>)(kta_a...); }, "
-            "::kta_rt::LaunchCfg(1, 2), p);");
+  EXPECT_EQ(
+      r.text,
+      "::kta_rt::launch_chevron(\"(k<float>)\", [&](auto&&... kta_a) { (k<float>)(kta_a...); }, "
+      "::kta_rt::LaunchCfg(1, 2), p);");
 }
 
 TEST(Rewrite, StringsCommentsAndCharactersAreLeftAlone) {
@@ -84,6 +87,20 @@ TEST(Rewrite, SynchronizationIsDetected) {
   EXPECT_TRUE(rewrite_hip_source("void f() { b = __ballot(p); }").synchronizes);
   EXPECT_FALSE(rewrite_hip_source("void f() { y = x; } // __syncthreads()").synchronizes);
   EXPECT_FALSE(rewrite_hip_source("const char* s = \"__syncthreads\";").synchronizes);
+}
+
+// Quoted includes point where the callback says (the staged copies); an empty answer keeps one.
+TEST(Rewrite, QuotedIncludesAreRedirected) {
+  auto r = rewrite_hip_source(
+      "#include \"parts/a.hip\"\n#include \"keep.h\"\n#include <hip/hip_runtime.h>\n"
+      "// #include \"comment.h\"\n",
+      [](std::string_view target) {
+        return target == "keep.h" ? std::string() : "kta-include-0-" + std::string(target);
+      });
+  EXPECT_EQ(r.text,
+            "#include \"kta-include-0-parts/a.hip\"\n#include \"keep.h\"\n"
+            "#include <hip/hip_runtime.h>\n// #include \"comment.h\"\n");
+  EXPECT_EQ(r.quoted_includes, (std::vector<std::string>{"parts/a.hip", "keep.h"}));
 }
 
 TEST(Rewrite, IncludesAndParameterNames) {

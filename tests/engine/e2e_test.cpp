@@ -122,6 +122,19 @@ TEST_F(E2E, NanOutputFailsCorrectness) {
   EXPECT_NE(reason(t).find("NaN"), std::string::npos) << reason(t);
 }
 
+// A shuffle from an exited lane reads 0 at warp size 64 and the result is right; the lane check
+// fails the correctness step with the shuffle's line, the lane and the kernel.
+TEST_F(E2E, LaneCheckFailsAShuffleFromAnExitedLane) {
+  json t = eval_case("exited_lane", "--check-lanes");
+  EXPECT_TRUE(t["compiled"].get<bool>());
+  EXPECT_FALSE(t["correct"].get<bool>());
+  EXPECT_NE(reason(t).find("lane check: __shfl_xor at vadd.hip:15 (in vadd) reads lane 32 of warp "
+                           "0, whose thread exited before the shuffle; read by lane 0 (thread "
+                           "(0,0,0)) of kernel 'vadd' in block ("),
+            std::string::npos)
+      << reason(t);
+}
+
 TEST_F(E2E, InputMutationFailsCorrectness) {
   json t = eval_case("mutate");
   EXPECT_FALSE(t["correct"].get<bool>());

@@ -26,6 +26,7 @@ TEST(Protocol, DeviceOptionsKeepTheirDeviceAndLocations) {
   o.locations = {"/rt.so", "/rt", "/k.so", "/cuda", "nvcc-13", "/hip", "/abi"};
   o.environment = {{"KTA_SECRET", "x"}};
   o.cpu_dram_read = 12.5e9;
+  o.check_lanes = true;
   nlohmann::json j = to_json(o);
   EXPECT_EQ(j.at("device"), "hip:2");
   engine::DeviceOptions back = options_from_json(nlohmann::json::parse(j.dump()));
@@ -33,6 +34,7 @@ TEST(Protocol, DeviceOptionsKeepTheirDeviceAndLocations) {
   EXPECT_EQ(back.cache_dir, "/c");
   EXPECT_EQ(back.compiler, "g++-13");
   EXPECT_EQ(back.cpu_dram_read, 12.5e9);
+  EXPECT_TRUE(back.check_lanes);
   const engine::DeviceLocations& l = back.locations;
   EXPECT_EQ(l.cpu_runtime_lib, "/rt.so");
   EXPECT_EQ(l.cpu_runtime_include, "/rt");

@@ -226,9 +226,10 @@ size_t rewrite_launch(std::string_view s, const std::vector<Token>& t, size_t i,
   // Whatever separated the pieces (line breaks) is kept by re-inserting the newlines.
   std::string gap1 = newlines_in(s.substr(t[i - 1].end, t[i + 3].begin - t[i - 1].end));
   std::string gap2 = newlines_in(s.substr(t[cfg_end - 1].end, t[open].end - t[cfg_end - 1].end));
-  std::string text = "::kta_rt::launch_chevron([&](auto&&... kta_a) { " + callee +
-                     "(kta_a...); }, " + gap1 + "::kta_rt::LaunchCfg(" + cfg + ")" + gap2 +
-                     (args.empty() ? "" : ", " + args) + ")";
+  std::string text = "::kta_rt::launch_chevron(" + one_line_literal(callee) +
+                     ", [&](auto&&... kta_a) { " + callee + "(kta_a...); }, " + gap1 +
+                     "::kta_rt::LaunchCfg(" + cfg + ")" + gap2 + (args.empty() ? "" : ", " + args) +
+                     ")";
   edits.push_back({t[first].begin, t[close].end, std::move(text)});
   return close;
 }
@@ -303,7 +304,7 @@ std::string apply_edits(std::string_view s, const std::vector<Edit>& edits) {
 
 }  // namespace
 
-RewriteResult rewrite_hip_source(std::string_view s) {
+RewriteResult rewrite_hip_source(std::string_view s, const IncludeTarget& include) {
   RewriteResult r;
   std::vector<Token> t = lex(s);
   std::vector<Edit> edits;
@@ -315,6 +316,8 @@ RewriteResult rewrite_hip_source(std::string_view s) {
         t[i + 2].kind == Tok::string) {
       std::string_view q = t[i + 2].text;
       r.quoted_includes.emplace_back(q.substr(1, q.size() - 2));
+      std::string to = include ? include(r.quoted_includes.back()) : std::string();
+      if (!to.empty()) edits.push_back({t[i + 2].begin, t[i + 2].end, one_line_literal(to)});
     }
     if (is(t[i], '{')) {
       scopes.push_back(opens_namespace_scope(t, i));
@@ -367,6 +370,22 @@ std::vector<std::string> kernel_parameter_names(std::string_view s, std::string_
     return names;
   }
   return {};
+}
+
+std::string one_line_literal(std::string_view text) {
+  std::string out = "\"";
+  bool space = false;
+  for (char c : text) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      space = true;
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
 }
 
 bool mentions_identifier(std::string_view s, std::string_view name) {

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "engine/device/cpu/hip_rewrite.h"
+#include "engine/device/cpu/include_staging.h"
 #include "engine/ipc/cache_key.h"
 #include "engine/ipc/command.h"
 #include "engine/runtime/kta/cpu_runtime.h"
@@ -83,20 +84,6 @@ const std::string& model_identity(const Toolchain& tc) {
   return cache.emplace(key, std::move(id)).first->second;
 }
 
-// Contents of the quoted includes next to the source (two levels), and whether they synchronize.
-void scan_includes(const fs::path& dir, const std::vector<std::string>& includes, int depth,
-                   std::string* key, bool* synchronizes) {
-  if (depth > 2) return;
-  for (const std::string& inc : includes) {
-    std::string text;
-    if (!ipc::read_whole_file(dir / inc, &text)) continue;
-    RewriteResult r = rewrite_hip_source(text);
-    *key += "include " + inc + "\n" + text;
-    *synchronizes = *synchronizes || r.synchronizes;
-    scan_includes((dir / inc).parent_path(), r.quoted_includes, depth + 1, key, synchronizes);
-  }
-}
-
 std::string first_error_line(const std::string& log) {
   std::istringstream in(log);
   std::string line;
@@ -158,7 +145,7 @@ std::string trampoline(const CompileRequest& r) {
          "extern \"C\" KTA_RT_API int kta_entry_launch(void* const* args, dim3 grid, dim3 block, "
          "size_t shared) {\n"
          "  return ::kta_rt::Entry<&" +
-         r.entry + ">::launch(args, grid, block, shared);\n}\n";
+         r.entry + ">::launch(" + one_line_literal(r.entry) + ", args, grid, block, shared);\n}\n";
 }
 
 // A precompiled device-model header for one set of flags, built once into the cache: it takes
@@ -209,9 +196,10 @@ std::string precompiled_header(const Toolchain& tc, const std::vector<std::strin
 
 // The source of a build, read, checked and rewritten for the device model.
 struct Source {
-  std::string name;      // the file's name, as diagnostics show it
-  std::string text;      // rewritten
-  std::string key_text;  // the source and its includes: part of the cache key
+  std::string name;                     // the file's name, as diagnostics show it
+  std::string text;                     // rewritten
+  std::vector<StagedInclude> includes;  // the project files it includes, rewritten
+  std::string key_text;                 // the source and its includes: part of the cache key
 };
 
 // Reads and rewrites the source and scans its includes; false with out->error when it cannot
@@ -232,23 +220,31 @@ bool read_source(const CompileRequest& req, Source* src, BuildResult* out) {
     out->error = "entry '" + req.entry + "' not found in " + src->name;
     return false;
   }
-  RewriteResult rw = rewrite_hip_source(source);
-  if (!rw.errors.empty()) {
-    for (const std::string& e : rw.errors) out->log += src->name + ":" + e + "\n";
-    out->error = "compile error: " + src->name + ":" + rw.errors.front();
+  StagedSource staged = stage_source(req.source, source);
+  std::vector<std::string> errors;
+  for (const std::string& e : staged.main.errors) errors.push_back(src->name + ":" + e);
+  errors.insert(errors.end(), staged.errors.begin(), staged.errors.end());
+  if (!errors.empty()) {
+    for (const std::string& e : errors) out->log += e + "\n";
+    out->error = "compile error: " + errors.front();
     return false;
   }
-  out->synchronizes = rw.synchronizes;
+  out->synchronizes = staged.synchronizes;
   src->key_text = source;
-  scan_includes(req.source.parent_path(), rw.quoted_includes, 0, &src->key_text,
-                &out->synchronizes);
+  for (StagedInclude& inc : staged.includes) {
+    inc.text = redirect_assert_includes(inc.text);
+    src->key_text += "\ninclude " + inc.name + " " + inc.shown + "\n" + inc.text;
+  }
+  src->includes = std::move(staged.includes);
   if (!req.launcher) out->parameter_names = kernel_parameter_names(source, entry_base);
-  src->text = "#line 1 \"" + src->name + "\"\n" + redirect_assert_includes(rw.text) +
-              "\n#line 1 \"" + kTrampolineName + "\"\n" + trampoline(req);
+  src->text = "#line 1 " + one_line_literal(src->name) + "\n" +
+              redirect_assert_includes(staged.main.text) + "\n#line 1 \"" + kTrampolineName +
+              "\"\n" + trampoline(req);
   return true;
 }
 
-std::vector<std::string> compile_flags(const CompileRequest& req, int warp, bool synchronizes) {
+std::vector<std::string> compile_flags(const CompileRequest& req, const DeviceOptions& opts,
+                                       int warp, bool synchronizes) {
   // Hidden visibility and no interposition let the kernel inline into the block loop; only the
   // trampoline's entries (KTA_RT_API) are exported.
   std::vector<std::string> flags = {"-std=c++20",
@@ -267,6 +263,7 @@ std::vector<std::string> compile_flags(const CompileRequest& req, int warp, bool
   }
   flags.push_back("-DKTA_FIBERS=" + std::string(synchronizes ? "1" : "0"));
   flags.push_back("-DKTA_WARP_SIZE=" + std::to_string(warp));
+  if (opts.check_lanes) flags.push_back("-DKTA_CHECK_LANES=1");
   for (const std::string& d : req.options.defines) flags.push_back("-D" + d);
   for (const std::string& f : req.options.extra_flags) flags.push_back(f);
   return flags;
@@ -297,10 +294,33 @@ std::vector<std::string> compiler_argv(const Toolchain& tc, const std::vector<st
   return argv;
 }
 
+// A launcher compiled without <kta/launch.h>: the first error that names one of its types, as
+// "FILE:LINE:COL: 'kta_call'", or empty when the log has none.
+std::string missing_launch_header(const std::string& log) {
+  std::istringstream in(log);
+  std::string line;
+  while (std::getline(in, line)) {
+    size_t at = line.find(": error: ");
+    if (at == std::string::npos) continue;
+    // GCC quotes names with ' or, in a UTF-8 locale, with U+2018/U+2019.
+    for (std::string name : {"kta_call", "kta_tensor", "kta_param"}) {
+      if (line.find("'" + name + "'", at) != std::string::npos ||
+          line.find("\u2018" + name + "\u2019", at) != std::string::npos)
+        return line.substr(0, at) + ": '" + name + "'";
+    }
+  }
+  return {};
+}
+
 // Why a compile failed, from the compiler's run and its log.
 std::string compile_failure(const CompileRequest& req, const ipc::CommandResult& r,
                             const std::string& log, double timeout_s) {
   if (r.timed_out) return "compile timeout after " + std::to_string(int(timeout_s)) + " s";
+  if (std::string unknown = req.launcher ? missing_launch_header(log) : ""; !unknown.empty()) {
+    return "compile error: " + unknown +
+           " is not declared: a launcher includes the launch ABI header, "
+           "'#include <kta/launch.h>' (it declares kta_call, kta_tensor and kta_param)";
+  }
   std::string first = first_error_line(log);
   if (log.find(kTrampolineName) != std::string::npos &&
       first.find(kTrampolineName) != std::string::npos) {
@@ -327,12 +347,18 @@ void compile_into_cache(const CompileRequest& req, const DeviceOptions& opts, co
   }
   std::random_device rd;
   const std::string tmp = "tmp-" + std::to_string(getpid()) + "-" + std::to_string(rd());
-  const fs::path tu_path = dir / (tmp + "-" + src.name + ".cpp"), so_path = dir / (tmp + ".so");
-  {
-    std::ofstream f(tu_path, std::ios::binary);
-    f << src.text;
+  // The translation unit and the staged includes, in a folder of their own.
+  const fs::path build_dir = dir / tmp, so_path = dir / (tmp + ".so");
+  const fs::path tu_path = build_dir / (src.name + ".cpp");
+  fs::create_directories(build_dir, ec);
+  std::vector<std::pair<fs::path, const std::string*>> files = {{tu_path, &src.text}};
+  for (const StagedInclude& inc : src.includes) files.emplace_back(build_dir / inc.name, &inc.text);
+  for (const auto& [path, text] : files) {
+    std::ofstream f(path, std::ios::binary);
+    f << *text;
     if (!f) {
-      out->error = "cannot write '" + tu_path.string() + "'";
+      out->error = "cannot write '" + path.string() + "'";
+      fs::remove_all(build_dir, ec);
       return;
     }
   }
@@ -342,8 +368,10 @@ void compile_into_cache(const CompileRequest& req, const DeviceOptions& opts, co
                               : precompiled_header(tc, flags, dir, auth, opts.compile_timeout_s);
   ipc::CommandResult r = ipc::run_command(compiler_argv(tc, flags, req, pch, tu_path, so_path),
                                           {.timeout_s = opts.compile_timeout_s});
-  fs::remove(tu_path, ec);
+  fs::remove_all(build_dir, ec);
   out->log = replace_all(r.started ? r.output : r.error, tu_path.string(), src.name);
+  for (const StagedInclude& inc : src.includes)
+    out->log = replace_all(out->log, (build_dir / inc.name).string(), inc.shown);
   out->log = replace_all(out->log, req.source.parent_path().string() + "/", "");
   if (!r.ok()) {
     fs::remove(so_path, ec);
@@ -388,7 +416,7 @@ BuildResult build_module(const CompileRequest& req, const DeviceOptions& opts) {
     return out;
   }
   const Toolchain tc = toolchain(opts);
-  const std::vector<std::string> flags = compile_flags(req, warp, out.synchronizes);
+  const std::vector<std::string> flags = compile_flags(req, opts, warp, out.synchronizes);
   std::string key = src.text + "\n" + src.key_text + "\n" + tc.cxx + "\n" +
                     toolchain_identity(tc.cxx) + "\n" + model_identity(tc);
   for (const std::string& f : flags) key += f + "\n";

@@ -45,6 +45,7 @@ json to_json(const DeviceOptions& o) {
           {"compile_timeout_s", o.compile_timeout_s},
           {"memory_limit", o.memory_limit},
           {"fiber_stack_bytes", o.fiber_stack_bytes},
+          {"check_lanes", o.check_lanes},
           {"device", device_spec_name(o.device)},
           {"cpu_own_memory", o.cpu_own_memory},
           {"cpu_dram_read", o.cpu_dram_read},
@@ -61,6 +62,7 @@ DeviceOptions options_from_json(const json& j) {
   o.compile_timeout_s = j.at("compile_timeout_s").get<double>();
   o.memory_limit = j.at("memory_limit").get<size_t>();
   o.fiber_stack_bytes = j.at("fiber_stack_bytes").get<size_t>();
+  o.check_lanes = j.value("check_lanes", false);
   o.device = resolve_device(j.value("device", std::string("cpu")));
   o.cpu_own_memory = j.value("cpu_own_memory", false);
   o.cpu_dram_read = j.value("cpu_dram_read", 0.0);

@@ -2,7 +2,9 @@
 // thread in order until it blocks (at __syncthreads or a warp collective) or exits; then it
 // releases a warp whose live lanes all wait at a collective, or the whole block when every
 // thread waits at the barrier. When nothing can be released the block is deadlocked, and the
-// launch fails with a description instead of hanging.
+// launch fails with a description instead of hanging. A warp's release records which lanes took
+// part: a shuffle from any other lane (exited, or missing from a partial last warp) reads what
+// the hardware gives, 0 on AMD and an undefined value on NVIDIA (docs/devices.md).
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -98,7 +100,7 @@ class Scheduler {
 
   void run_block(void (*fn)(void*), void* closure);
   void yield(FiberState state);
-  uint64_t exchange(uint64_t value, uint32_t src_lane);
+  uint64_t exchange(uint64_t value, uint32_t src_lane, const ShuffleSite* site);
   uint64_t ballot(int predicate);
 
 #ifdef KTA_OWN_SWITCH
@@ -120,12 +122,14 @@ class Scheduler {
   char* stack_bottom(uint32_t i) const { return stacks_ + size_t(i) * stack_bytes_; }
   bool release();
   std::string deadlock_report() const;
+  std::string inactive_read(const ShuffleSite& site, uint32_t src_lane) const;
 
   char* stacks_ = nullptr;
   size_t stack_bytes_ = 0;
   uint32_t capacity_ = 0;
   std::vector<Fiber> fibers_;
   std::vector<uint64_t> slots_[2];
+  std::vector<uint64_t> active_;  // per warp: the lanes its last released collective took in
   uint32_t count_ = 0;
   uint32_t current_ = 0;
   Context main_ = nullptr;
@@ -276,14 +280,38 @@ void Scheduler::yield(FiberState state) {
   suspend();
 }
 
-uint64_t Scheduler::exchange(uint64_t value, uint32_t src_lane) {
+uint64_t Scheduler::exchange(uint64_t value, uint32_t src_lane, const ShuffleSite* site) {
   Fiber& f = fibers_[current_];
   auto& slots = slots_[f.exchanges++ & 1];
   slots[current_] = value;
   yield(FiberState::wait_warp);
-  uint32_t ws = tls.warp_size;
-  uint32_t src = current_ - current_ % ws + src_lane;
-  return src < count_ ? slots[src] : value;
+  const uint32_t ws = tls.warp_size;
+  if (src_lane < ws && (active_[current_ / ws] >> src_lane & 1) != 0)
+    return slots[current_ - current_ % ws + src_lane];
+  if (site != nullptr) throw DeviceFault(inactive_read(*site, src_lane));
+  // ds_bpermute reads 0 from a disabled lane; CUDA leaves the value undefined, and a value with
+  // every bit set (NaN, -1) makes a result that depends on it fail its check.
+  return ws == 64 ? 0 : ~uint64_t(0);
+}
+
+std::string Scheduler::inactive_read(const ShuffleSite& site, uint32_t src_lane) const {
+  const uint32_t ws = tls.warp_size, warp = current_ / ws, base = warp * ws;
+  std::string r = std::string("lane check: ") + site.what + " at " + site.file + ":" +
+                  std::to_string(site.line) + " (in " + site.function + ") reads lane " +
+                  std::to_string(src_lane);
+  if (src_lane >= ws) {
+    r += ", beyond the " + std::to_string(ws) + " lanes of a warp";
+  } else if (base + src_lane >= count_) {
+    r += " of warp " + std::to_string(warp) + ", which has no thread (the block's " +
+         std::to_string(count_) + " threads end at its lane " + std::to_string(count_ - 1 - base) +
+         ")";
+  } else {
+    r += " of warp " + std::to_string(warp) + ", whose thread exited before the shuffle";
+  }
+  const Index3 t = fibers_[current_].tid;
+  return r + "; read by lane " + std::to_string(current_ % ws) + " (thread (" +
+         std::to_string(t.x) + "," + std::to_string(t.y) + "," + std::to_string(t.z) +
+         ")) of kernel '" + (tls.kernel != nullptr ? tls.kernel : "?") + "'";
 }
 
 uint64_t Scheduler::ballot(int predicate) {
@@ -291,11 +319,13 @@ uint64_t Scheduler::ballot(int predicate) {
   auto& slots = slots_[f.exchanges++ & 1];
   slots[current_] = predicate != 0;
   yield(FiberState::wait_warp);
-  uint32_t ws = tls.warp_size;
-  uint32_t base = current_ - current_ % ws;
+  const uint32_t ws = tls.warp_size, base = current_ - current_ % ws;
+  // The lanes that voted, not the ones still running now: a lane resumed earlier in this pass
+  // may have exited since.
+  const uint64_t voted = active_[current_ / ws];
   uint64_t mask = 0;
   for (uint32_t l = 0; l < ws && base + l < count_; ++l) {
-    if (fibers_[base + l].state != FiberState::done && slots[base + l] != 0) mask |= 1ull << l;
+    if ((voted >> l & 1) != 0 && slots[base + l] != 0) mask |= 1ull << l;
   }
   return mask;
 }
@@ -312,9 +342,13 @@ bool Scheduler::release() {
       if (fibers_[i].state == FiberState::wait_warp) ++warp_waiting;
     }
     if (warp_waiting > 0 && warp_waiting == live) {
+      uint64_t lanes = 0;
       for (uint32_t i = base; i < end; ++i) {
-        if (fibers_[i].state == FiberState::wait_warp) fibers_[i].state = FiberState::ready;
+        if (fibers_[i].state != FiberState::wait_warp) continue;
+        fibers_[i].state = FiberState::ready;
+        lanes |= 1ull << (i - base);
       }
+      active_[base / ws] = lanes;
       released = true;
     }
   }
@@ -358,6 +392,7 @@ void Scheduler::run_block(void (*fn)(void*), void* closure) {
   fibers_.assign(count_, Fiber{});
   slots_[0].assign(count_, 0);
   slots_[1].assign(count_, 0);
+  active_.assign((count_ + t.warp_size - 1) / t.warp_size, 0);
   fn_ = fn;
   closure_ = closure;
   failed_ = false;
@@ -420,8 +455,8 @@ void kta_rt_syncthreads() { current_scheduler("__syncthreads").yield(FiberState:
 
 void kta_rt_syncwarp() { current_scheduler("__syncwarp").yield(FiberState::wait_warp); }
 
-uint64_t kta_rt_warp_exchange(uint64_t value, uint32_t src_lane) {
-  return current_scheduler("a warp shuffle").exchange(value, src_lane);
+uint64_t kta_rt_warp_exchange(uint64_t value, uint32_t src_lane, const ShuffleSite* site) {
+  return current_scheduler("a warp shuffle").exchange(value, src_lane, site);
 }
 
 uint64_t kta_rt_warp_ballot(int predicate) {

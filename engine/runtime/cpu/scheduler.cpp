@@ -99,6 +99,7 @@ void run_blocks(Job& job) {
   t.grid_dim = d.grid;
   t.warp_size = d.warp_size != 0 ? d.warp_size : g_config.warp_size;
   t.scheduler = nullptr;
+  t.kernel = d.kernel;
   if (d.dynamic_shared_bytes > 0) {
     if (t_local.shared_bytes != d.dynamic_shared_bytes) {
       std::free(t_local.shared);

@@ -120,60 +120,106 @@ inline void __threadfence_system() { std::atomic_thread_fence(std::memory_order_
 
 // ---- warp functions -------------------------------------------------------------------------
 inline unsigned __lane_id() { return ::kta_rt::linear_tid() % KTA_WARP_SIZE; }
+// Each shuffle computes its source lane as HIP's amd_warp_functions.h does (CUDA documents the
+// same lanes), then reads it through the runtime. A source lane outside the warp's active lanes
+// reads 0 at warp size 64 (AMD) and all bits set at 32 (undefined on NVIDIA); with
+// KTA_CHECK_LANES such a read fails the launch, naming the shuffle's file and line, which the
+// trailing default arguments carry in from the caller.
+#ifndef KTA_CHECK_LANES
+#define KTA_CHECK_LANES 0
+#endif
+#define KTA_SHUFFLE_SITE_PARAMS                                             \
+  const char *kta_file = __builtin_FILE(), int kta_line = __builtin_LINE(), \
+             const char *kta_function = __builtin_FUNCTION()
+#define KTA_SHUFFLE_SITE_ARGS kta_file, kta_line, kta_function
 namespace kta_rt {
 template <class T>
-inline T warp_shuffle(T v, uint32_t src) {
+inline T warp_shuffle(T v, int src, const char* what, const char* file, int line,
+                      const char* function) {
   static_assert(sizeof(T) <= 8, "warp shuffles move values of at most 8 bytes");
   uint64_t bits = 0;
   std::memcpy(&bits, &v, sizeof(T));
+#if KTA_CHECK_LANES
+  const ShuffleSite site{what, file, line, function};
+  const ShuffleSite* at = &site;
+#else
+  (void)what, (void)file, (void)line, (void)function;
+  const ShuffleSite* at = nullptr;
+#endif
   KTA_COMPILER_BARRIER();
-  bits = kta_rt_warp_exchange(bits, src);
+  bits = kta_rt_warp_exchange(bits, static_cast<uint32_t>(src), at);
   KTA_COMPILER_BARRIER();
   T r;
   std::memcpy(&r, &bits, sizeof(T));
   return r;
 }
+template <class T>
+inline T shfl(T v, int src, int width, const char* what, const char* file, int line,
+              const char* function) {
+  int self = static_cast<int>(__lane_id());
+  int index = (src & (width - 1)) + (self & ~(width - 1));
+  return warp_shuffle(v, index, what, file, line, function);
+}
+template <class T>
+inline T shfl_up(T v, unsigned delta, int width, const char* what, const char* file, int line,
+                 const char* function) {
+  int self = static_cast<int>(__lane_id());
+  int index = self - static_cast<int>(delta);
+  index = index < (self & ~(width - 1)) ? self : index;
+  return warp_shuffle(v, index, what, file, line, function);
+}
+template <class T>
+inline T shfl_down(T v, unsigned delta, int width, const char* what, const char* file, int line,
+                   const char* function) {
+  int self = static_cast<int>(__lane_id());
+  int index = self + static_cast<int>(delta);
+  index = static_cast<int>((self & (width - 1)) + delta) >= width ? self : index;
+  return warp_shuffle(v, index, what, file, line, function);
+}
+template <class T>
+inline T shfl_xor(T v, int mask, int width, const char* what, const char* file, int line,
+                  const char* function) {
+  int self = static_cast<int>(__lane_id());
+  int index = self ^ mask;
+  index = index >= ((self + width) & ~(width - 1)) ? self : index;
+  return warp_shuffle(v, index, what, file, line, function);
+}
 }  // namespace kta_rt
 template <class T>
-inline T __shfl(T v, int src, int width = warpSize) {
-  unsigned lane = __lane_id();
-  unsigned base = lane & ~static_cast<unsigned>(width - 1);
-  return ::kta_rt::warp_shuffle(v, base + (static_cast<unsigned>(src) & (width - 1)));
+inline T __shfl(T v, int src, int width = warpSize, KTA_SHUFFLE_SITE_PARAMS) {
+  return ::kta_rt::shfl(v, src, width, "__shfl", KTA_SHUFFLE_SITE_ARGS);
 }
 template <class T>
-inline T __shfl_up(T v, unsigned delta, int width = warpSize) {
-  unsigned lane = __lane_id();
-  unsigned in = lane & (width - 1);
-  return ::kta_rt::warp_shuffle(v, in >= delta ? lane - delta : lane);
+inline T __shfl_up(T v, unsigned delta, int width = warpSize, KTA_SHUFFLE_SITE_PARAMS) {
+  return ::kta_rt::shfl_up(v, delta, width, "__shfl_up", KTA_SHUFFLE_SITE_ARGS);
 }
 template <class T>
-inline T __shfl_down(T v, unsigned delta, int width = warpSize) {
-  unsigned lane = __lane_id();
-  unsigned in = lane & (width - 1);
-  return ::kta_rt::warp_shuffle(v, in + delta < static_cast<unsigned>(width) ? lane + delta : lane);
+inline T __shfl_down(T v, unsigned delta, int width = warpSize, KTA_SHUFFLE_SITE_PARAMS) {
+  return ::kta_rt::shfl_down(v, delta, width, "__shfl_down", KTA_SHUFFLE_SITE_ARGS);
 }
 template <class T>
-inline T __shfl_xor(T v, int mask, int width = warpSize) {
-  unsigned lane = __lane_id();
-  unsigned src = lane ^ static_cast<unsigned>(mask);
-  unsigned base = lane & ~static_cast<unsigned>(width - 1);
-  return ::kta_rt::warp_shuffle(v, (src & ~static_cast<unsigned>(width - 1)) == base ? src : lane);
+inline T __shfl_xor(T v, int mask, int width = warpSize, KTA_SHUFFLE_SITE_PARAMS) {
+  return ::kta_rt::shfl_xor(v, mask, width, "__shfl_xor", KTA_SHUFFLE_SITE_ARGS);
 }
 template <class T>
-inline T __shfl_sync(unsigned long long, T v, int src, int width = warpSize) {
-  return __shfl(v, src, width);
+inline T __shfl_sync(unsigned long long, T v, int src, int width = warpSize,
+                     KTA_SHUFFLE_SITE_PARAMS) {
+  return ::kta_rt::shfl(v, src, width, "__shfl_sync", KTA_SHUFFLE_SITE_ARGS);
 }
 template <class T>
-inline T __shfl_up_sync(unsigned long long, T v, unsigned d, int width = warpSize) {
-  return __shfl_up(v, d, width);
+inline T __shfl_up_sync(unsigned long long, T v, unsigned d, int width = warpSize,
+                        KTA_SHUFFLE_SITE_PARAMS) {
+  return ::kta_rt::shfl_up(v, d, width, "__shfl_up_sync", KTA_SHUFFLE_SITE_ARGS);
 }
 template <class T>
-inline T __shfl_down_sync(unsigned long long, T v, unsigned d, int width = warpSize) {
-  return __shfl_down(v, d, width);
+inline T __shfl_down_sync(unsigned long long, T v, unsigned d, int width = warpSize,
+                          KTA_SHUFFLE_SITE_PARAMS) {
+  return ::kta_rt::shfl_down(v, d, width, "__shfl_down_sync", KTA_SHUFFLE_SITE_ARGS);
 }
 template <class T>
-inline T __shfl_xor_sync(unsigned long long, T v, int m, int width = warpSize) {
-  return __shfl_xor(v, m, width);
+inline T __shfl_xor_sync(unsigned long long, T v, int m, int width = warpSize,
+                         KTA_SHUFFLE_SITE_PARAMS) {
+  return ::kta_rt::shfl_xor(v, m, width, "__shfl_xor_sync", KTA_SHUFFLE_SITE_ARGS);
 }
 inline unsigned long long __ballot(int p) {
   KTA_COMPILER_BARRIER();

@@ -64,17 +64,18 @@ void fiber_block(void* closure) {
 }
 
 template <class F>
-inline int run_grid(dim3 grid, dim3 block, size_t shared, F& body) {
-  LaunchDesc d{grid, block, shared, KTA_WARP_SIZE, KTA_FIBERS ? &fiber_block<F> : &loop_block<F>,
-               &body};
+inline int run_grid(const char* name, dim3 grid, dim3 block, size_t shared, F& body) {
+  LaunchDesc d{grid,  block, shared, KTA_WARP_SIZE, KTA_FIBERS ? &fiber_block<F> : &loop_block<F>,
+               &body, name};
   return kta_rt_launch(&d);
 }
 
+// `name`: the kernel as the launch wrote it, for messages.
 template <class K, class... A>
-inline hipError_t launch_chevron(K&& kernel, LaunchCfg cfg, A&&... a) {
+inline hipError_t launch_chevron(const char* name, K&& kernel, LaunchCfg cfg, A&&... a) {
   std::tuple<std::decay_t<A>...> args(std::forward<A>(a)...);
   auto body = [kernel, args]() mutable { std::apply(kernel, args); };
-  if (run_grid(cfg.grid, cfg.block, cfg.shared, body) != 0) {
+  if (run_grid(name, cfg.grid, cfg.block, cfg.shared, body) != 0) {
     set_last_error(hipErrorLaunchFailure);
     return hipErrorLaunchFailure;
   }
@@ -167,21 +168,22 @@ struct Entry<K> {
     return buf;
   }
   template <size_t... I>
-  static int launch(void* const* a, dim3 g, dim3 b, size_t shared, std::index_sequence<I...>) {
+  static int launch(const char* name, void* const* a, dim3 g, dim3 b, size_t shared,
+                    std::index_sequence<I...>) {
     std::tuple<std::remove_cv_t<std::remove_reference_t<P>>...> args(
         *static_cast<std::remove_cv_t<std::remove_reference_t<P>>*>(a[I])...);
     auto body = [args]() mutable { K(std::get<I>(args)...); };
-    return run_grid(g, b, shared, body);
+    return run_grid(name, g, b, shared, body);
   }
-  static int launch(void* const* a, dim3 g, dim3 b, size_t shared) {
-    return launch(a, g, b, shared, std::index_sequence_for<P...>{});
+  static int launch(const char* name, void* const* a, dim3 g, dim3 b, size_t shared) {
+    return launch(name, a, g, b, shared, std::index_sequence_for<P...>{});
   }
 };
 
 }  // namespace kta_rt
 
-#define hipLaunchKernelGGL(kernel, grid, block, shared, stream, ...)                 \
-  ::kta_rt::launch_chevron([&](auto&&... kta_a) { kernel(kta_a...); },               \
-                           ::kta_rt::LaunchCfg((grid), (block), (shared), (stream)), \
-                           ##__VA_ARGS__)
+#define hipLaunchKernelGGL(kernel, grid, block, shared, stream, ...) \
+  ::kta_rt::launch_chevron(                                          \
+      #kernel, [&](auto&&... kta_a) { kernel(kta_a...); },           \
+      ::kta_rt::LaunchCfg((grid), (block), (shared), (stream)), ##__VA_ARGS__)
 #define hipLaunchKernelEx hipLaunchKernelGGL

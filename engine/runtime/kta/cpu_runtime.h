@@ -12,7 +12,7 @@
 #endif
 
 // Bumped whenever a structure below changes; part of the kernel cache key.
-#define KTA_CPU_RUNTIME_ABI 2
+#define KTA_CPU_RUNTIME_ABI 3
 
 struct dim3 {
   uint32_t x, y, z;
@@ -35,7 +35,8 @@ struct ThreadState {
   void* dynamic_shared;
   uint32_t linear_tid;  // thread_idx.x + block_dim.x * (thread_idx.y + block_dim.y * thread_idx.z)
   uint32_t warp_size;
-  void* scheduler;  // the fiber scheduler of the running block; null in loop mode
+  void* scheduler;     // the fiber scheduler of the running block; null in loop mode
+  const char* kernel;  // the running launch's kernel, as the launch named it
 };
 
 extern KTA_RT_API constinit thread_local ThreadState tls __attribute__((tls_model("initial-exec")));
@@ -49,6 +50,16 @@ struct LaunchDesc {
   uint32_t warp_size;  // the kernel's, fixed when it was compiled
   void (*run_block)(void* closure);
   void* closure;
+  const char* kernel;  // the kernel's name, for messages
+};
+
+// Where a warp shuffle is in the source, for the lane check (KTA_CHECK_LANES): a shuffle that
+// reads an inactive or nonexistent lane fails the launch with this place in the message.
+struct ShuffleSite {
+  const char* what;  // "__shfl_xor", ...
+  const char* file;
+  int line;
+  const char* function;
 };
 
 // Per-process settings, set by the device before any launch.
@@ -69,9 +80,13 @@ KTA_RT_API int kta_rt_launch(const kta_rt::LaunchDesc* desc);
 KTA_RT_API void kta_rt_run_fibers(void (*thread_fn)(void*), void* closure);
 KTA_RT_API void kta_rt_syncthreads();
 KTA_RT_API void kta_rt_syncwarp();
-// Deposits `value` for this lane and returns the value lane `src_lane` deposited.
-KTA_RT_API uint64_t kta_rt_warp_exchange(uint64_t value, uint32_t src_lane);
-// Returns the ballot of `predicate` over the lanes of this warp.
+// Deposits `value` for this lane and returns the value lane `src_lane` of the warp deposited.
+// A lane that is inactive at the exchange (it exited, or the block's last warp is partial and
+// has no such thread) reads 0 at warp size 64 (AMD's ds_bpermute) and all bits set at 32 (CUDA
+// leaves it undefined). With a `site` such a read fails the launch instead, naming the site.
+KTA_RT_API uint64_t kta_rt_warp_exchange(uint64_t value, uint32_t src_lane,
+                                         const kta_rt::ShuffleSite* site);
+// Returns the ballot of `predicate` over the lanes of this warp; inactive lanes vote 0.
 KTA_RT_API uint64_t kta_rt_warp_ballot(int predicate);
 KTA_RT_API int kta_rt_printf(const char* format, ...) __attribute__((format(printf, 1, 2)));
 // Records a device-side failure (assert, trap) and unwinds the current GPU thread.
