@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "engine/device/device.h"
+#include "lang/eval.h"
 #include "lang/format.h"
 #include "lang/module.h"
 
@@ -122,11 +123,18 @@ std::string gates_text(const TaskJob& job) {
 
 std::string tolerances_text(const model::Task& task) {
   std::string out;
-  for (const auto& [name, t] : task.tolerances)
+  for (const auto& [name, t] : task.tolerances) {
+    if (t.per_point()) {
+      // Over params: the formula, evaluated at each shape point.
+      out += fmt::format("- `{}`: {} (evaluated at each shape point)\n", name,
+                         lang::tolerance_text(t));
+      continue;
+    }
     out += fmt::format("- `{}`: atol {:g}, rtol {:g}{}\n", name, t.atol, t.rtol,
                        t.max_mismatch > 0 ? fmt::format(", up to {:g}% of elements may mismatch",
                                                         t.max_mismatch * 100)
                                           : "");
+  }
   return out.empty() ? "- exact match\n" : out;
 }
 

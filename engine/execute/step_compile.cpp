@@ -47,6 +47,9 @@ CompileResult JobRunner::compile_on(ImplRole role, const model::Entry& entry) {
   req.source = entry.file;
   req.entry = entry.symbol;
   req.launcher = entry.mode == model::EntryMode::launcher;
+  // The run's warp size: the cpu device builds for it (and keys its compile cache by it); the
+  // hip device refuses one its hardware does not have.
+  req.options.warp_size = plan_.warp_size;
   if (!req.launcher) req.signature = declared_signature(job_.task, entry);
   // Headers next to the task's sources resolve from a workspace copy too.
   req.options.extra_flags.push_back("-I" + job_.task.dir.string());
@@ -77,7 +80,8 @@ StepResult JobRunner::compile(ImplRole role) {
   if (done) {
     // What the role runs on: name, architecture, clocks, versions, and (hip) what opening took.
     DeviceInfo info = done->device->info();
-    report.device = DeviceRecord{info.name, device_kind_name(info.kind), info.details};
+    report.device = DeviceRecord{info.name, device_kind_name(info.kind), info.details,
+                                 plan_.warp_size != 0 ? plan_.warp_size : info.warp_size};
   } else {
     r.outcome = StepOutcome::fail;
     r.reason = error;
