@@ -192,7 +192,7 @@ std::string fill_template(const std::string& tmpl, const std::map<std::string, s
 }
 
 std::optional<std::string> build_prompt(const TaskJob& job, const std::string& device,
-                                        const fs::path& dir, std::string* error) {
+                                        const fs::path& dir, std::string* error, int warp_size) {
   std::string kind = kind_name(job.task.kind);
   auto tmpl = read_text(dir / (kind + ".md"));
   if (!tmpl) tmpl = read_text(dir / "optimize.md");
@@ -218,6 +218,9 @@ std::optional<std::string> build_prompt(const TaskJob& job, const std::string& d
   v["summary"] = job.task.summary;
   v["notes"] = job.task.notes;
   v["device"] = device_text(device);
+  if (warp_size != 0)
+    v["device"] +=
+        fmt::format(" Warp size: {} (`warpSize`, and the width of shuffles and votes).", warp_size);
   v["files"] = files;
   v["entry"] = entry_text(job.task);
   v["tensors"] = tensors_text(job.task);
