@@ -147,10 +147,14 @@ struct EntryDecl {
 
 struct GridItem {
   enum class Kind { axis, derived, where } kind = Kind::axis;
-  std::string name;
-  SourceRange name_where;
+  std::string name;        // empty for a tuple axis
+  SourceRange name_where;  // a tuple axis: the parenthesized names
   ExprPtr expr;
   SourceRange where;
+  // A tuple (zipped) axis `(D, H, W) in [(3, 5, 7), (17, 33, 65)]`: its names, in order.
+  std::vector<std::string> members;
+  std::vector<SourceRange> members_where;
+  bool is_tuple() const { return !members.empty(); }
 };
 
 struct ShapesDecl {

@@ -6,6 +6,8 @@
 #include <bit>
 #include <cmath>
 
+#include "lang/format.h"
+
 namespace kta::lang {
 namespace {
 
@@ -216,6 +218,12 @@ struct Evaluator {
       }
       return std::fabs(std::get<double>(v));
     }
+    if (f == "sqrt") {
+      want(1);
+      double a = as_double(number(c.args[0].value));
+      if (a < 0) throw EvalError(fmt::format("sqrt of {}, which is negative", a), e.where);
+      return std::sqrt(a);
+    }
     throw EvalError(fmt::format("'{}' is not a function that gives a value", f), e.where);
   }
 };
@@ -262,6 +270,35 @@ double eval_number(const model::ExprRef& e, const model::ShapePoint& point,
   Value v = eval_at(e, point, task);
   if (!is_num(v)) throw EvalError(fmt::format("expected a number, found {}", kind_of(v)), e->where);
   return as_double(v);
+}
+
+model::Tolerance tolerance_at(const model::Tolerance& tol, const model::ShapePoint& point,
+                              const model::Task& task) {
+  model::Tolerance out = tol;
+  auto field = [&](const model::ExprRef& e, const char* key, double max, double& value) {
+    if (!e) return;
+    value = eval_number(e, point, task);
+    if (!(value >= 0 && value <= max))
+      throw EvalError(fmt::format("'{}' must be {}, found {}", key,
+                                  max > 1 ? "at least 0" : "between 0 and 1", value),
+                      e->where);
+  };
+  field(tol.atol_expr, "atol", 1e300, out.atol);
+  field(tol.rtol_expr, "rtol", 1e300, out.rtol);
+  field(tol.max_mismatch_expr, "max_mismatch", 1, out.max_mismatch);
+  out.atol_expr = out.rtol_expr = out.max_mismatch_expr = nullptr;
+  return out;
+}
+
+std::string tolerance_text(const model::Tolerance& t) {
+  auto field = [](const model::ExprRef& e, double v) {
+    return e ? format_expr(*e) : fmt::format("{:g}", v);
+  };
+  std::string s =
+      fmt::format("atol {}, rtol {}", field(t.atol_expr, t.atol), field(t.rtol_expr, t.rtol));
+  if (t.max_mismatch > 0 || t.max_mismatch_expr)
+    s += ", max_mismatch " + field(t.max_mismatch_expr, t.max_mismatch);
+  return s;
 }
 
 }  // namespace kta::lang

@@ -23,6 +23,14 @@ struct EvalError : std::runtime_error {
 int64_t eval_int(const model::ExprRef&, const model::ShapePoint&, const model::Task&);
 double eval_number(const model::ExprRef&, const model::ShapePoint&, const model::Task&);
 
+// A tolerance with its param expressions evaluated at `p`; throws EvalError when one cannot be
+// evaluated or is out of range (atol, rtol >= 0; max_mismatch in 0..1).
+model::Tolerance tolerance_at(const model::Tolerance&, const model::ShapePoint& p,
+                              const model::Task&);
+// "atol 2.56e-05, rtol 1e-05" (and ", max_mismatch 0.01" when set); a field over params is shown
+// as written ("atol 1e-07 * K") until tolerance_at evaluates it.
+std::string tolerance_text(const model::Tolerance&);
+
 // The evaluator behind both: `lookup` binds names (params, axes, constants) to values.
 using NameLookup = std::function<std::optional<model::Value>(const std::string&)>;
 model::Value evaluate(const ast::Expr&, const NameLookup& lookup);

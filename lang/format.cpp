@@ -343,9 +343,15 @@ class Formatter {
     return s;
   }
 
+  // `N`, or a tuple axis's `(D, H, W)`.
+  static std::string axis_label(const ast::GridItem& g) {
+    return g.is_tuple() ? "(" + join(g.members, ", ") + ")" : g.name;
+  }
+
   static std::string grid_item_text(const ast::GridItem& g) {
     if (g.kind == ast::GridItem::Kind::where) return "where " + format_expr(*g.expr);
-    return g.name + (g.kind == ast::GridItem::Kind::axis ? " in " : " = ") + format_expr(*g.expr);
+    return axis_label(g) + (g.kind == ast::GridItem::Kind::axis ? " in " : " = ") +
+           format_expr(*g.expr);
   }
 
   // `which = generator(...)`, `which {}`, `which { a in ..; b = .. }` when written inline
@@ -365,7 +371,7 @@ class Formatter {
     std::vector<std::string> out{sh.which + " {"};
     std::vector<Item> items;
     for (const auto& g : sh.items) {
-      std::string kw = g.kind == ast::GridItem::Kind::where ? "where" : g.name;
+      std::string kw = g.kind == ast::GridItem::Kind::where ? "where" : axis_label(g);
       items.push_back({g.where, kw,
                        [&g](size_t) {
                          if (g.kind == ast::GridItem::Kind::where)

@@ -178,7 +178,10 @@ struct axis_in : seq<kw<string<'i', 'n'>>, sp, must<axis_values>> {};
 struct axis_derived : seq<one<'='>, ws, must<expr>> {};
 struct where_item : if_must<kw<string<'w', 'h', 'e', 'r', 'e'>>, sp, expr, end_stmt> {};
 struct axis_rest : sor<axis_in, axis_derived> {};
-struct axis_item : seq<axis_name, sp, must<axis_rest>, must<end_stmt>> {};
+struct axis_tuple_open : one<'('> {};
+struct axis_tuple : seq<axis_tuple_open, ws, must<axis_name>, star<comma, must<axis_name>>, ws,
+                        must<close_paren>> {};
+struct axis_item : seq<sor<axis_tuple, axis_name>, sp, must<axis_rest>, must<end_stmt>> {};
 struct grid_item : sor<where_item, axis_item> {};
 struct grid_close : one<'}'> {};
 struct grid_block : seq<open_brace, ws, star<grid_item, ws>, must<grid_close>> {};

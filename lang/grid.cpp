@@ -35,16 +35,25 @@ std::vector<model::ShapePoint> expand_grid(const GridSpec& spec, const NameLooku
   size_t product = 1;
   for (const GridAxis& a : spec.axes) {
     if (a.derived) continue;
-    if (a.values.empty()) return {};
-    if (a.values.size() > cap || product > cap / a.values.size()) throw GridTooLarge{cap + 1};
-    product *= a.values.size();
+    if (a.size() == 0) return {};
+    if (a.size() > cap || product > cap / a.size()) throw GridTooLarge{cap + 1};
+    product *= a.size();
   }
   std::vector<model::ShapePoint> out;
   std::vector<size_t> index(spec.axes.size(), 0);
-  std::vector<int64_t> current(spec.axes.size(), 0);
+  // The value of each axis at the current point: one per member for a tuple axis.
+  std::vector<std::vector<int64_t>> current(spec.axes.size());
   NameLookup lookup = [&](const std::string& name) -> std::optional<model::Value> {
-    for (size_t i = 0; i < spec.axes.size(); ++i)
-      if (spec.axes[i].name == name) return model::Value(current[i]);
+    for (size_t i = 0; i < spec.axes.size(); ++i) {
+      const GridAxis& a = spec.axes[i];
+      if (current[i].empty()) continue;  // not evaluated yet at this point
+      if (!a.is_tuple()) {
+        if (a.name == name) return model::Value(current[i][0]);
+        continue;
+      }
+      for (size_t m = 0; m < a.members.size(); ++m)
+        if (a.members[m] == name) return model::Value(current[i][m]);
+    }
     return outer(name);
   };
   for (size_t n = 0; n < product; ++n) {
@@ -52,20 +61,25 @@ std::vector<model::ShapePoint> expand_grid(const GridSpec& spec, const NameLooku
     size_t rest = n;
     for (size_t i = spec.axes.size(); i-- > 0;) {
       if (spec.axes[i].derived) continue;
-      index[i] = rest % spec.axes[i].values.size();
-      rest /= spec.axes[i].values.size();
+      index[i] = rest % spec.axes[i].size();
+      rest /= spec.axes[i].size();
     }
+    for (size_t i = 0; i < spec.axes.size(); ++i) current[i].clear();
     for (size_t i = 0; i < spec.axes.size(); ++i) {
       const GridAxis& a = spec.axes[i];
+      if (a.is_tuple()) {
+        current[i] = a.tuples[index[i]];
+        continue;
+      }
       if (!a.derived) {
-        current[i] = a.values[index[i]];
+        current[i] = {a.values[index[i]]};
         continue;
       }
       model::Value v = evaluate(*a.derived, lookup);
       if (!std::holds_alternative<int64_t>(v))
         throw EvalError(fmt::format("derived axis '{}' must be an integer", a.name),
                         a.derived->where);
-      current[i] = std::get<int64_t>(v);
+      current[i] = {std::get<int64_t>(v)};
     }
     bool keep = true;
     for (const model::ExprRef& f : spec.filters) {
@@ -79,8 +93,11 @@ std::vector<model::ShapePoint> expand_grid(const GridSpec& spec, const NameLooku
     }
     if (!keep) continue;
     model::ShapePoint p;
-    for (size_t i = 0; i < spec.axes.size(); ++i)
-      if (spec.axes[i].is_param) p.emplace_back(spec.axes[i].name, current[i]);
+    for (size_t i = 0; i < spec.axes.size(); ++i) {
+      const GridAxis& a = spec.axes[i];
+      for (size_t m = 0; m < a.members.size(); ++m) p.emplace_back(a.members[m], current[i][m]);
+      if (!a.is_tuple() && a.is_param) p.emplace_back(a.name, current[i][0]);
+    }
     out.push_back(std::move(p));
   }
   return out;

@@ -17,6 +17,12 @@ struct GridAxis {
   bool is_param = true;         // helper axes feed later axes and filters but not the points
   std::vector<int64_t> values;  // a value axis
   model::ExprRef derived;       // a derived axis: evaluated at each point
+  // A tuple axis `(D, H, W) in [(3, 5, 7), ...]`: its params (`name` unused) and their value
+  // tuples, one digit of the product (members are always params).
+  std::vector<std::string> members;
+  std::vector<std::vector<int64_t>> tuples;
+  bool is_tuple() const { return !members.empty(); }
+  size_t size() const { return is_tuple() ? tuples.size() : values.size(); }
 };
 
 struct GridSpec {

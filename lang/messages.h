@@ -112,10 +112,22 @@ namespace kta::lang {
   X(output_with_distribution, error, "output '{}' must not have a distribution")                   \
   X(output_without_tolerance, error, "{} '{}' has no tolerance")                                   \
   X(tolerance_on_input, error, "tolerance on input '{}'; only outputs and inouts are compared")    \
+  X(tolerance_name_tensor, error,                                                                  \
+    "tensor '{}' cannot be used in a tolerance; a tolerance may use params ({}) and constants")    \
+  X(tolerance_name_unknown, error,                                                                 \
+    "unknown name '{}' in a tolerance; a tolerance may use params ({}) and constants")             \
+  X(tolerance_name_in_preset, error,                                                               \
+    "unknown name '{}' in a tolerance preset; a preset may use constants only (a task's own "      \
+    "'tolerance OUT {{ ... }}' may use its params)")                                               \
   X(no_outputs, error, "task '{}' declares no output or inout tensor")                             \
   X(fixed_param_in_grid, error, "'{}' is a fixed param and cannot be a grid axis")                 \
   X(axis_not_param, error, "axis '{}' is not a shape param of task '{}'")                          \
   X(duplicate_axis, error, "axis '{}' is bound more than once")                                    \
+  X(tuple_axis_one_name, error, "tuple axis ({}) has one name; write '{} in [...]'")               \
+  X(tuple_axis_derived, error, "tuple axis {} cannot be derived; write '{} in [(...), ...]'")      \
+  X(tuple_axis_values, error,                                                                      \
+    "values of tuple axis {} must be a list of tuples such as [(1, 2), (3, 4)], found {}")         \
+  X(tuple_axis_arity, error, "tuple {} of axis {} has {} values, expected {}")                     \
   X(unbound_param, error, "grid '{}' does not bind shape param '{}'")                              \
   X(empty_grid, error, "grid '{}' has no points")                                                  \
   X(grid_too_large, error, "grid '{}' expands to more than {} points")                             \
@@ -148,6 +160,9 @@ namespace kta::lang {
   X(plan_no_agent, error, "plan '{}' names no agent")                                              \
   X(task_path_not_found, error, "no task file matches '{}'")                                       \
   X(bad_device, error, "device must be auto, cpu, hip or \"hip:N\", found '{}'")                   \
+  X(bad_device_option, error,                                                                      \
+    "device option '{}' is unknown; the only option is warp, as in cpu(warp: 32)")                 \
+  X(bad_warp_size, error, "warp size must be 32 or 64, found {}")                                  \
   X(agent_without_command, error, "agent '{}' has no command")                                     \
   X(unknown_placeholder, error, "unknown placeholder '{{{}}}' in the {} of agent '{}'")            \
   /* kta check --compile */                                                                        \

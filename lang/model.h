@@ -105,6 +105,10 @@ struct Tolerance {
   double max_mismatch = 0;  // fraction of elements allowed to mismatch
   bool nan_equal = false;
   std::string preset;  // qualified preset name when one was used
+  // Set where the task wrote a field over params (`atol 1e-7 * K`): evaluated at each shape
+  // point (lang::tolerance_at), and the double above is unused.
+  ExprRef atol_expr, rtol_expr, max_mismatch_expr;
+  bool per_point() const { return atol_expr || rtol_expr || max_mismatch_expr; }
 };
 
 struct Timing {
@@ -134,6 +138,8 @@ struct HeldoutGenerator {
   // and its `where` filters (a drawn point must pass them).
   std::vector<std::pair<std::string, ExprRef>> derived;
   std::vector<ExprRef> filters;
+  // The visible grid's tuple axes, by member names: perturb moves each as one unit.
+  std::vector<std::vector<std::string>> tuples;
 };
 
 struct Task {
@@ -183,6 +189,9 @@ struct Plan {
   std::vector<Task> tasks;
   std::vector<AgentUse> agents;
   std::string device = "auto";  // auto | cpu | hip | hip:N
+  // `device cpu(warp: 32)`: the warp size asked for, 32 or 64; 0: the device's own (64 on the cpu
+  // device, as on AMD; the hardware's on the hip device, which rejects any other).
+  int warp_size = 0;
   bool heldout = true;
   int repeat = 1;
   std::filesystem::path output;  // absolute

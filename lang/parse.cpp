@@ -58,6 +58,9 @@ struct State {
   ast::GridItem::Kind axis_kind = ast::GridItem::Kind::axis;
   std::string axis;
   SourceRange axis_where;
+  bool axis_tuple = false;                // `(D, H, W) in [...]`
+  std::vector<std::string> axis_members;  // its names
+  std::vector<SourceRange> axis_members_where;
   ast::Import import;
   std::string decl_kind, decl_name;
   SourceRange decl_name_where;
@@ -672,8 +675,26 @@ KTA_ACTION(grid_which) {
 }
 }
 ;
+KTA_ACTION(axis_tuple_open) {
+  s.axis_tuple = true;
+  s.axis_members.clear();
+  s.axis_members_where.clear();
+}
+}
+;
 KTA_ACTION(axis_name) {
+  if (s.axis_tuple) {
+    s.axis_members.push_back(in.string());
+    s.axis_members_where.push_back(s.range(in));
+    return;
+  }
   s.axis = in.string();
+  s.axis_where = s.range(in);
+}
+}
+;
+KTA_ACTION(axis_tuple) {
+  s.axis.clear();
   s.axis_where = s.range(in);
 }
 }
@@ -685,7 +706,13 @@ KTA_ACTION(axis_derived) { s.axis_kind = ast::GridItem::Kind::derived; }
 }
 ;
 KTA_ACTION(axis_item) {
-  s.shapes.items.push_back(ast::GridItem{s.axis_kind, s.axis, s.axis_where, s.pop(), s.range(in)});
+  ast::GridItem item{s.axis_kind, s.axis, s.axis_where, s.pop(), s.range(in)};
+  if (s.axis_tuple) {
+    item.members = std::move(s.axis_members);
+    item.members_where = std::move(s.axis_members_where);
+  }
+  s.axis_tuple = false;
+  s.shapes.items.push_back(std::move(item));
 }
 }
 ;
@@ -874,6 +901,7 @@ KTA_ERROR(grid_which, expected_shapes_kind)
 KTA_ERROR(grid_body, expected_grid)
 KTA_ERROR(grid_close, expected_grid_item)
 KTA_ERROR(axis_rest, expected_axis)
+KTA_ERROR(axis_name, expected_name)
 KTA_ERROR(axis_values, expected_axis_values)
 KTA_ERROR(module_path, expected_module)
 KTA_ERROR(import_alias, expected_name)

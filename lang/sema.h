@@ -17,6 +17,8 @@
 
 namespace kta::lang {
 
+struct TaskContext;
+
 // Static types of expressions.
 enum class Ty { integer, number, boolean, string, duration, list, tuple, call, any };
 const char* type_name(Ty t);  // "an integer", ...
@@ -80,8 +82,14 @@ class Sema {
                                                                        Module& from,
                                                                        std::string_view kind);
 
-  std::optional<model::Tolerance> tolerance_of(const ast::Setting& s, Module& m);
-  std::optional<model::Tolerance> tolerance_body(const std::vector<ast::Setting>& body, Module& m);
+  // `task`: the tolerance is a task's own, whose fields may use its params (evaluated per shape
+  // point); null for a preset's body, which may use constants only.
+  std::optional<model::Tolerance> tolerance_of(const ast::Setting& s, Module& m,
+                                               const TaskContext* task = nullptr);
+  std::optional<model::Tolerance> tolerance_body(const std::vector<ast::Setting>& body, Module& m,
+                                                 const TaskContext* task = nullptr);
+  // A tolerance preset's body, checked once however many tasks use it (its errors reported once).
+  std::optional<model::Tolerance> tolerance_preset(const ast::PresetDecl& p, Module& m);
   std::optional<model::Timing> timing_of(const ast::Setting& s, Module& m);
   std::optional<model::Timing> timing_body(const std::vector<ast::Setting>& body, Module& m);
   std::optional<model::AgentUse> agent_use(const ast::Expr& e, Module& from);
@@ -89,6 +97,7 @@ class Sema {
  private:
   std::map<const ast::ConstDecl*, std::optional<model::Value>> const_values_;
   std::set<const ast::ConstDecl*> evaluating_;
+  std::map<const ast::PresetDecl*, std::optional<model::Tolerance>> tolerance_presets_;
 };
 
 // The state of lowering one task.

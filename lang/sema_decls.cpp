@@ -61,7 +61,7 @@ void check_module_decls(Sema& sema, Module& m) {
       sema.const_value(m, *c);
     } else if (const auto* p = std::get_if<ast::PresetDecl>(&d)) {
       if (p->kind == "tolerance")
-        sema.tolerance_body(p->body, m);
+        sema.tolerance_preset(*p, m);
       else
         sema.timing_body(p->body, m);
     } else if (const auto* cd = std::get_if<ast::CallableDecl>(&d)) {

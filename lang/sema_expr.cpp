@@ -53,8 +53,8 @@ struct Builtin {
   std::string_view name;
   int args;  // -1: one or more
 };
-constexpr Builtin kBuiltins[] = {{"ceil_div", 2}, {"align_up", 2}, {"min", -1},
-                                 {"max", -1},     {"log2", 1},     {"abs", 1}};
+constexpr Builtin kBuiltins[] = {{"ceil_div", 2}, {"align_up", 2}, {"min", -1}, {"max", -1},
+                                 {"log2", 1},     {"abs", 1},      {"sqrt", 1}};
 
 std::string source_text(DiagnosticEngine& d, SourceRange r) {
   if (r.file == 0) return "";
@@ -279,6 +279,7 @@ Ty check_builtin_call(Sema& sema, const Builtin& b, const ast::Call& n, SourceRa
   if (b.args < 0 && n.args.empty())
     sema.diags().report(where, Msg::argument_count, n.callee, "1 or more", 0);
   if (n.callee == "ceil_div" || n.callee == "align_up" || n.callee == "log2") return Ty::integer;
+  if (n.callee == "sqrt") return Ty::number;
   return result;
 }
 

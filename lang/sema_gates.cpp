@@ -53,16 +53,87 @@ const ast::PresetDecl* preset(Sema& sema, const ast::Setting& s, Module& m, cons
   return p;
 }
 
+// Every plain name of an expression, with where it is written.
+void names_of(const ast::Expr& e, std::vector<std::pair<std::string, SourceRange>>& out) {
+  std::visit(
+      [&](const auto& n) {
+        using T = std::decay_t<decltype(n)>;
+        if constexpr (std::is_same_v<T, ast::NameRef>) {
+          out.emplace_back(n.name, e.where);
+        } else if constexpr (std::is_same_v<T, ast::Unary>) {
+          names_of(*n.operand, out);
+        } else if constexpr (std::is_same_v<T, ast::Binary>) {
+          names_of(*n.lhs, out);
+          names_of(*n.rhs, out);
+        } else if constexpr (std::is_same_v<T, ast::Call>) {
+          for (const ast::Arg& a : n.args) names_of(*a.value, out);
+        } else if constexpr (std::is_same_v<T, ast::List> || std::is_same_v<T, ast::Tuple>) {
+          for (const auto& i : n.items) names_of(*i, out);
+        } else if constexpr (std::is_same_v<T, ast::Paren>) {
+          names_of(*n.inner, out);
+        } else if constexpr (std::is_same_v<T, ast::Span>) {
+          names_of(*n.lo, out);
+          names_of(*n.hi, out);
+        }
+      },
+      e.node);
+}
+
+// Reports each name of a tolerance field that is neither a param of `task` (when given) nor a
+// constant, saying what a tolerance may use. Returns whether the field uses a param.
+bool check_tolerance_names(Sema& sema, const ast::Expr& e, Module& m, const TaskContext* task,
+                           bool* ok) {
+  std::vector<std::pair<std::string, SourceRange>> names;
+  names_of(e, names);
+  bool uses_param = false;
+  std::string params;
+  if (task)
+    for (const auto& [name, p] : task->params) params += (params.empty() ? "" : ", ") + name;
+  if (params.empty()) params = "none declared";
+  for (const auto& [name, where] : names) {
+    if (task && task->params.count(name)) {
+      uses_param = true;
+      continue;
+    }
+    if (auto r = sema.resolve(m, name, where, false);
+        r && std::holds_alternative<ast::ConstDecl>(*r->decl))
+      continue;
+    *ok = false;
+    if (!task)
+      sema.diags().report(where, Msg::tolerance_name_in_preset, name);
+    else if (task->tensors.count(name))
+      sema.diags().report(where, Msg::tolerance_name_tensor, name, params);
+    else
+      sema.diags().report(where, Msg::tolerance_name_unknown, name, params);
+  }
+  return uses_param;
+}
+
 }  // namespace
 
 std::optional<model::Tolerance> Sema::tolerance_body(const std::vector<ast::Setting>& body,
-                                                     Module& m) {
+                                                     Module& m, const TaskContext* task) {
   size_t before = diags().error_count();
   auto keys = body_keys(*this, body, {"atol", "rtol", "max_mismatch", "nan_equal"}, "a tolerance");
   model::Tolerance t;
-  auto nonneg = [&](const char* key, double& out, double max) {
+  auto nonneg = [&](const char* key, double& out, model::ExprRef& expr, double max) {
     auto it = keys.find(key);
     if (it == keys.end()) return;
+    const ast::Expr* e = single_value(*it->second);
+    if (!e) return;
+    bool names_ok = true;
+    bool per_point = check_tolerance_names(*this, *e, m, task, &names_ok);
+    if (!names_ok) return;
+    if (per_point) {
+      // Checked for type here and for range at every visible point (check_grids).
+      Ty ty = check_expr(*e, task->scope);
+      if (ty != Ty::integer && ty != Ty::number && ty != Ty::any)
+        diags().report(e->where, Msg::type_mismatch, fmt::format("'{}'", key), "a number",
+                       type_name(ty));
+      else
+        expr = lower_expr(it->second->values[0], m);
+      return;
+    }
     if (auto v = number_value(*it->second, m)) {
       if (*v < 0 || *v > max)
         diags().report(it->second->values[0]->where, Msg::value_out_of_range,
@@ -71,23 +142,29 @@ std::optional<model::Tolerance> Sema::tolerance_body(const std::vector<ast::Sett
         out = *v;
     }
   };
-  nonneg("atol", t.atol, 1e300);
-  nonneg("rtol", t.rtol, 1e300);
-  nonneg("max_mismatch", t.max_mismatch, 1);
+  nonneg("atol", t.atol, t.atol_expr, 1e300);
+  nonneg("rtol", t.rtol, t.rtol_expr, 1e300);
+  nonneg("max_mismatch", t.max_mismatch, t.max_mismatch_expr, 1);
   if (auto it = keys.find("nan_equal"); it != keys.end())
     if (auto v = bool_value(*it->second, m)) t.nan_equal = *v;
   if (diags().error_count() != before) return std::nullopt;
   return t;
 }
 
-std::optional<model::Tolerance> Sema::tolerance_of(const ast::Setting& s, Module& m) {
-  if (s.has_block) return tolerance_body(s.block, m);
+std::optional<model::Tolerance> Sema::tolerance_of(const ast::Setting& s, Module& m,
+                                                   const TaskContext* task) {
+  if (s.has_block) return tolerance_body(s.block, m, task);
   Module* pm = nullptr;
   const ast::PresetDecl* p = preset(*this, s, m, "tolerance", &pm);
   if (!p) return std::nullopt;
-  auto t = tolerance_body(p->body, *pm);
+  auto t = tolerance_preset(*p, *pm);
   if (t) t->preset = std::get<ast::NameRef>(s.values[0]->node).name;
   return t;
+}
+
+std::optional<model::Tolerance> Sema::tolerance_preset(const ast::PresetDecl& p, Module& m) {
+  if (auto it = tolerance_presets_.find(&p); it != tolerance_presets_.end()) return it->second;
+  return tolerance_presets_[&p] = tolerance_body(p.body, m);
 }
 
 std::optional<model::Timing> Sema::timing_body(const std::vector<ast::Setting>& body, Module& m) {
@@ -172,7 +249,8 @@ std::map<std::string, const ast::Setting*> check_tolerances(TaskContext& ctx) {
       d.note(prev->second->where, Msg::note_previous_definition);
       continue;
     }
-    if (auto tol = ctx.sema.tolerance_of(*s, ctx.module)) ctx.task.tolerances[s->subject] = *tol;
+    if (auto tol = ctx.sema.tolerance_of(*s, ctx.module, &ctx))
+      ctx.task.tolerances[s->subject] = *tol;
   }
   return seen;
 }

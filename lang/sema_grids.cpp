@@ -95,6 +95,95 @@ std::optional<std::vector<int64_t>> axis_values(TaskContext& ctx, const ast::Gri
   return std::nullopt;
 }
 
+// Checks one name an axis binds: a shape param (a value axis must be one), bound once. Returns
+// whether it is a param; nullopt after an error (reported).
+std::optional<bool> bind_axis_name(TaskContext& ctx, const std::string& name, SourceRange where,
+                                   bool value_axis, std::map<std::string, SourceRange>& bound) {
+  DiagnosticEngine& d = ctx.diags();
+  auto p = ctx.params.find(name);
+  bool is_param = p != ctx.params.end();
+  if (is_param && p->second->value) {
+    d.report(where, Msg::fixed_param_in_grid, name);
+    return std::nullopt;
+  }
+  if (!is_param && value_axis) {
+    std::vector<std::string> cands;
+    for (const auto& [k, v] : ctx.params) cands.push_back(k);
+    std::string hint = closest_match(name, cands);
+    if (hint.empty())
+      d.report(where, Msg::axis_not_param, name, ctx.decl.name);
+    else
+      d.report(where, Msg::unknown_param_hint, name, hint);
+    return std::nullopt;
+  }
+  if (auto [it, fresh] = bound.emplace(name, where); !fresh) {
+    d.report(where, Msg::duplicate_axis, name);
+    d.note(it->second, Msg::note_previous_definition);
+    return std::nullopt;
+  }
+  return is_param;
+}
+
+// `(D, H, W) in [(3, 5, 7), (17, 33, 65)]`: members are shape params, values a list of tuples
+// of as many constant integers. nullopt after an error (reported).
+std::optional<GridAxis> tuple_axis(TaskContext& ctx, const ast::GridItem& item,
+                                   std::map<std::string, SourceRange>& bound) {
+  DiagnosticEngine& d = ctx.diags();
+  std::string label = "(";
+  for (size_t i = 0; i < item.members.size(); ++i) label += (i ? ", " : "") + item.members[i];
+  label += ")";
+  // A malformed tuple axis still binds its names: the grid is not also "missing" them.
+  auto bind_quietly = [&] {
+    for (size_t i = 0; i < item.members.size(); ++i)
+      bound.emplace(item.members[i], item.members_where[i]);
+  };
+  if (item.members.size() == 1) {
+    d.report(item.name_where, Msg::tuple_axis_one_name, item.members[0], item.members[0]);
+    bind_quietly();
+    return std::nullopt;
+  }
+  if (item.kind == ast::GridItem::Kind::derived) {
+    d.report(item.name_where, Msg::tuple_axis_derived, label, label);
+    bind_quietly();
+    return std::nullopt;
+  }
+  bool ok = true;
+  for (size_t i = 0; i < item.members.size(); ++i)
+    ok &= bind_axis_name(ctx, item.members[i], item.members_where[i], true, bound).has_value();
+  const auto* list = std::get_if<ast::List>(&item.expr->node);
+  if (!list) {
+    d.report(item.expr->where, Msg::tuple_axis_values, label,
+             fmt::format("'{}'", expr_text(ctx, item.expr->where)));
+    return std::nullopt;
+  }
+  GridAxis axis;
+  axis.members = item.members;
+  for (const auto& v : list->items) {
+    const auto* tuple = std::get_if<ast::Tuple>(&v->node);
+    if (!tuple) {
+      d.report(v->where, Msg::tuple_axis_values, label,
+               fmt::format("'{}'", expr_text(ctx, v->where)));
+      ok = false;
+      continue;
+    }
+    if (tuple->items.size() != item.members.size()) {
+      d.report(v->where, Msg::tuple_axis_arity, expr_text(ctx, v->where), label,
+               tuple->items.size(), item.members.size());
+      ok = false;
+      continue;
+    }
+    std::vector<int64_t> values;
+    for (size_t i = 0; i < tuple->items.size(); ++i) {
+      auto x = constant_int(ctx, item.members[i], tuple->items[i]);
+      ok &= x.has_value();
+      if (x) values.push_back(*x);
+    }
+    if (values.size() == item.members.size()) axis.tuples.push_back(std::move(values));
+  }
+  if (!ok) return std::nullopt;
+  return axis;
+}
+
 // Builds the grid of a `shapes` block; nullopt after an error.
 std::optional<GridSpec> grid_spec(TaskContext& ctx, const ast::ShapesDecl& shapes) {
   DiagnosticEngine& d = ctx.diags();
@@ -110,28 +199,17 @@ std::optional<GridSpec> grid_spec(TaskContext& ctx, const ast::ShapesDecl& shape
       spec.filters.push_back(ctx.sema.lower_expr(item.expr, ctx.module));
       continue;
     }
-    auto p = ctx.params.find(item.name);
-    bool is_param = p != ctx.params.end();
-    if (is_param && p->second->value) {
-      d.report(item.name_where, Msg::fixed_param_in_grid, item.name);
+    if (item.is_tuple()) {
+      if (auto axis = tuple_axis(ctx, item, bound)) {
+        for (const std::string& m : axis->members) scope.names[m] = Ty::integer;
+        spec.axes.push_back(std::move(*axis));
+      }
       continue;
     }
-    if (!is_param && item.kind == ast::GridItem::Kind::axis) {
-      std::vector<std::string> cands;
-      for (const auto& [k, v] : ctx.params) cands.push_back(k);
-      std::string hint = closest_match(item.name, cands);
-      if (hint.empty())
-        d.report(item.name_where, Msg::axis_not_param, item.name, ctx.decl.name);
-      else
-        d.report(item.name_where, Msg::unknown_param_hint, item.name, hint);
-      continue;
-    }
-    if (auto [it, fresh] = bound.emplace(item.name, item.name_where); !fresh) {
-      d.report(item.name_where, Msg::duplicate_axis, item.name);
-      d.note(it->second, Msg::note_previous_definition);
-      continue;
-    }
-    GridAxis axis{item.name, is_param, {}, nullptr};
+    auto is_param = bind_axis_name(ctx, item.name, item.name_where,
+                                   item.kind == ast::GridItem::Kind::axis, bound);
+    if (!is_param) continue;
+    GridAxis axis{item.name, *is_param, {}, nullptr, {}, {}};
     if (item.kind == ast::GridItem::Kind::derived) {
       Ty t = ctx.sema.check_expr(*item.expr, scope);
       if (t != Ty::integer && t != Ty::any)
@@ -210,8 +288,10 @@ void lower_generator(TaskContext& ctx, const ast::ShapesDecl& shapes, const Grid
   }
   g.args = *args;
   if (visible) {
-    for (const GridAxis& a : visible->axes)
+    for (const GridAxis& a : visible->axes) {
       if (a.derived && a.is_param) g.derived.emplace_back(a.name, a.derived);
+      if (a.is_tuple()) g.tuples.push_back(a.members);
+    }
     g.filters = visible->filters;
   }
   ctx.task.heldout_generator = std::move(g);
@@ -260,6 +340,28 @@ void check_at_points(TaskContext& ctx) {
   }
 }
 
+// A tolerance over params must give a valid tolerance at every visible and explicit held-out
+// point (generated ones are checked where they are drawn: the engine fails that point).
+void check_tolerances_at_points(TaskContext& ctx) {
+  for (const auto& [name, tol] : ctx.task.tolerances) {
+    if (!tol.per_point()) continue;
+    for (const auto* points : {&ctx.task.visible, &ctx.task.heldout}) {
+      bool failed = false;
+      for (const model::ShapePoint& p : *points) {
+        try {
+          tolerance_at(tol, p, ctx.task);
+        } catch (const EvalError& e) {
+          SourceRange at = e.where.file ? e.where : ctx.decl.where;
+          ctx.diags().report(at, Msg::eval_failed, expr_text(ctx, at), point_text(p), e.what());
+          failed = true;
+          break;
+        }
+      }
+      if (failed) break;
+    }
+  }
+}
+
 }  // namespace
 
 void check_grids(TaskContext& ctx) {
@@ -290,6 +392,7 @@ void check_grids(TaskContext& ctx) {
     }
   }
   check_at_points(ctx);
+  check_tolerances_at_points(ctx);
 }
 
 }  // namespace kta::lang

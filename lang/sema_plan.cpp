@@ -133,22 +133,51 @@ void load_tasks(Sema& sema, const ast::Setting& s, const fs::path& dir, model::P
   }
 }
 
-// `device auto | cpu | hip | hip:N`.
-void plan_device(Sema& sema, const ast::Setting& s, model::Plan& plan) {
+bool device_name_ok(const std::string& text) {
+  if (text == "auto" || text == "cpu" || text == "hip") return true;
+  return text.starts_with("hip:") && text.size() > 4 &&
+         text.find_first_not_of("0123456789", 4) == std::string::npos;
+}
+
+// `warp: 32` of `device cpu(warp: 32)`: the device's only option.
+void device_options(Sema& sema, Module& m, const ast::Call& call, model::Plan& plan) {
+  for (const ast::Arg& a : call.args) {
+    if (a.name != "warp") {
+      // A positional option has no name: the message shows what was written.
+      SourceRange at = a.name.empty() ? a.value->where : a.name_where;
+      const std::string& text = sema.diags().sources().file(at.file).text;
+      sema.diags().report(at, Msg::bad_device_option, text.substr(at.begin, at.end - at.begin));
+      continue;
+    }
+    auto v = sema.eval_const(*a.value, m, "warp");
+    if (!v) continue;
+    if (!std::holds_alternative<int64_t>(*v) ||
+        (std::get<int64_t>(*v) != 32 && std::get<int64_t>(*v) != 64)) {
+      sema.diags().report(a.value->where, Msg::bad_warp_size, value_text(*v));
+      continue;
+    }
+    plan.warp_size = int(std::get<int64_t>(*v));
+  }
+}
+
+// `device auto | cpu | hip | hip:N`, optionally with options: `device cpu(warp: 32)`.
+void plan_device(Sema& sema, Module& m, const ast::Setting& s, model::Plan& plan) {
   const ast::Expr* v = sema.single_value(s);
   if (!v) return;
   std::string text;
+  const auto* call = std::get_if<ast::Call>(&v->node);
   if (const auto* n = std::get_if<ast::NameRef>(&v->node))
     text = n->name;
   else if (const auto* str = std::get_if<ast::StringLit>(&v->node))
     text = str->value;
-  bool ok = text == "auto" || text == "cpu" || text == "hip";
-  if (text.starts_with("hip:") && text.size() > 4)
-    ok = text.find_first_not_of("0123456789", 4) == std::string::npos;
-  if (!ok)
-    sema.diags().report(v->where, Msg::bad_device, text);
-  else
-    plan.device = text;
+  else if (call)
+    text = call->callee;
+  if (!device_name_ok(text)) {
+    sema.diags().report(call ? call->callee_where : v->where, Msg::bad_device, text);
+    return;
+  }
+  plan.device = text;
+  if (call) device_options(sema, m, *call, plan);
 }
 
 // `sandbox auto | on | off`.
@@ -166,7 +195,7 @@ void plan_sandbox(Sema& sema, const ast::Setting& s, model::Plan& plan) {
 void plan_setting(Sema& sema, Module& m, const ast::Setting& s, const fs::path& dir,
                   model::Plan& plan) {
   if (s.key == "device") {
-    plan_device(sema, s, plan);
+    plan_device(sema, m, s, plan);
   } else if (s.key == "heldout") {
     if (auto b = sema.bool_value(s, m)) plan.heldout = *b;
   } else if (s.key == "repeat") {

@@ -116,7 +116,8 @@ std::optional<CommandLine> prepare_run(const TaskJob& job, const fs::path& works
     return std::nullopt;
   }
   std::string why;
-  auto prompt = build_prompt(job, o.device, prompts_dir(o.prompts_dir, o.stdlib_dir), &why);
+  auto prompt =
+      build_prompt(job, o.device, prompts_dir(o.prompts_dir, o.stdlib_dir), &why, o.warp_size);
   if (!prompt) {
     run.error = "cannot build the prompt: " + why;
     return std::nullopt;

@@ -21,6 +21,7 @@ struct AgentRunOptions {
   std::filesystem::path run_dir;
   std::filesystem::path cache_dir;  // kta's cache: hidden from a sandboxed agent
   std::string device = "cpu";
+  int warp_size = 0;             // the run's warp size (0: the device's own), told in the prompt
   std::string sandbox = "auto";  // auto | on | off
   bool network = true;
   // Replaces the declaration's grace period (Settings::agent_grace_s; for tests).

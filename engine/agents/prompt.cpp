@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "engine/device/device.h"
+#include "lang/eval.h"
 #include "lang/format.h"
 #include "lang/module.h"
 
@@ -122,11 +123,18 @@ std::string gates_text(const TaskJob& job) {
 
 std::string tolerances_text(const model::Task& task) {
   std::string out;
-  for (const auto& [name, t] : task.tolerances)
+  for (const auto& [name, t] : task.tolerances) {
+    if (t.per_point()) {
+      // Over params: the formula, evaluated at each shape point.
+      out += fmt::format("- `{}`: {} (evaluated at each shape point)\n", name,
+                         lang::tolerance_text(t));
+      continue;
+    }
     out += fmt::format("- `{}`: atol {:g}, rtol {:g}{}\n", name, t.atol, t.rtol,
                        t.max_mismatch > 0 ? fmt::format(", up to {:g}% of elements may mismatch",
                                                         t.max_mismatch * 100)
                                           : "");
+  }
   return out.empty() ? "- exact match\n" : out;
 }
 
@@ -184,7 +192,7 @@ std::string fill_template(const std::string& tmpl, const std::map<std::string, s
 }
 
 std::optional<std::string> build_prompt(const TaskJob& job, const std::string& device,
-                                        const fs::path& dir, std::string* error) {
+                                        const fs::path& dir, std::string* error, int warp_size) {
   std::string kind = kind_name(job.task.kind);
   auto tmpl = read_text(dir / (kind + ".md"));
   if (!tmpl) tmpl = read_text(dir / "optimize.md");
@@ -210,6 +218,9 @@ std::optional<std::string> build_prompt(const TaskJob& job, const std::string& d
   v["summary"] = job.task.summary;
   v["notes"] = job.task.notes;
   v["device"] = device_text(device);
+  if (warp_size != 0)
+    v["device"] +=
+        fmt::format(" Warp size: {} (`warpSize`, and the width of shuffles and votes).", warp_size);
   v["files"] = files;
   v["entry"] = entry_text(job.task);
   v["tensors"] = tensors_text(job.task);

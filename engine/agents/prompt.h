@@ -22,9 +22,11 @@ std::filesystem::path prompts_dir(const std::filesystem::path& configured = {},
 std::string arch_cheatsheet(const std::string& device);
 std::string language_cheatsheet(model::TaskKind kind);
 
-// The filled prompt; nullopt with *error naming the missing template or cheatsheet.
+// The filled prompt; nullopt with *error naming the missing template or cheatsheet. `warp_size`:
+// the run's (0: the device's own, not stated).
 std::optional<std::string> build_prompt(const TaskJob& job, const std::string& device,
-                                        const std::filesystem::path& dir, std::string* error);
+                                        const std::filesystem::path& dir, std::string* error,
+                                        int warp_size = 0);
 
 // Fills `{{name}}` in `tmpl`; unknown names are left as they are and reported in *unknown.
 std::string fill_template(const std::string& tmpl, const std::map<std::string, std::string>& values,

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -39,6 +40,7 @@ namespace fs = std::filesystem;
 struct EvalArgs {
   std::string file;
   std::string device;
+  int warp_size = 0;  // --warp-size; 0: the plan's
   int jobs = 1;
   std::string output;
   bool resume = false;
@@ -200,6 +202,27 @@ std::string resolve_device(const EvalArgs& a, const model::Plan& source, const C
   return spec;
 }
 
+// The run's warp size: --warp-size, else the plan's `device cpu(warp: N)`, else the cpu device's
+// 64 (as on AMD); 0 on the hip device when none was asked for (the hardware's own).
+int resolve_warp(const EvalArgs& a, const model::Plan& source, const std::string& device) {
+  int warp = a.warp_size != 0 ? a.warp_size : source.warp_size;
+  if (warp == 0 && device == "cpu") warp = 64;
+  return warp;
+}
+
+// A warp size the hip device cannot honour fails the run before anything runs: a GPU's warp
+// size is its hardware's.
+void check_hip_warp(const std::string& device, int warp, const CliState& state) {
+  if (warp == 0 || !device.starts_with("hip")) return;
+  auto d = engine::make_isolated_device(device, engine::device_options(state.settings));
+  int have = d->info().warp_size;
+  if (have != warp)
+    throw std::runtime_error(fmt::format(
+        "device {} has warp size {}, not the {} asked for; a GPU runs at its hardware's warp "
+        "size (drop --warp-size and the plan's warp, or use the cpu device)",
+        device, have, warp));
+}
+
 engine::PlanOptions plan_options(const EvalArgs& a, const std::string& device) {
   engine::PlanOptions po;
   po.only = a.only;
@@ -233,6 +256,7 @@ OpenRun open_run(const EvalArgs& a, const model::Plan& source, engine::PlanOptio
   run.info.plan_hash = run.plan.hash;
   run.info.plan_name = run.plan.name;
   run.info.device = po.device;
+  run.info.warp_size = po.warp_size;
   run.info.kta_version = KTA_VERSION;
   run.info.started = previous ? previous->started : now_iso();
   run.info.secret = po.secret;
@@ -269,22 +293,28 @@ std::vector<engine::TaskOutcome> execute_plan(const EvalArgs& a, const CliState&
   engine::DeviceOptions device_options = engine::device_options(state.settings);
   if (a.timeout > 0) device_options.launch_timeout_s = a.timeout;
   device_options.check_lanes = a.check_lanes;
+  if (run.plan.warp_size != 0) device_options.warp_size = run.plan.warp_size;
   const std::string device_spec = run.info.device;
+  // The warp size of the devices the run opened, for a run that asked for none (hip).
+  auto seen_warp = std::make_shared<std::atomic<int>>(0);
   engine::RunnerPool runners(engine::runner_options(state.settings));
   engine::DevicePool pool(
-      [device_spec, device_options,
+      [device_spec, device_options, seen_warp,
        &runners](engine::DeviceKey key) -> std::unique_ptr<engine::Device> {
         if (key.flavor == engine::DeviceFlavor::python) {
           engine::DeviceOptions o = device_options;
           o.device = engine::resolve_device(device_spec, nullptr, o.locations.hip_plugin);
           return runners.device(key.role, o);
         }
-        return engine::make_isolated_device(device_spec, device_options);
+        auto d = engine::make_isolated_device(device_spec, device_options);
+        seen_warp->store(d->info().warp_size);
+        return d;
       },
       static_cast<int>(run.plan.jobs.size()));
   eo.make_device = pool.factory();
   if (!run.plan.jobs.empty()) pool.prestart();
   auto outcomes = engine::execute(run.plan, *run.store, eo);
+  if (run.info.warp_size == 0) run.info.warp_size = seen_warp->load();
   if (engine::RunnerStats rs = runners.stats(); rs.starts > 0) {
     std::cerr << fmt::format("python runner: {} start{} ({:.2f} s start-up), {} requests\n",
                              rs.starts, rs.starts == 1 ? "" : "s", rs.start_seconds, rs.requests);
@@ -315,6 +345,8 @@ int run_eval(const EvalArgs& a, const CliState& state) {
   std::string device = resolve_device(a, *source, state);
   if (device.empty()) return 2;
   engine::PlanOptions po = plan_options(a, device);
+  po.warp_size = resolve_warp(a, *source, device);
+  if (!a.explain) check_hip_warp(device, po.warp_size, state);
   if (a.explain) {
     po.secret = new_secret();
     engine::explain(engine::compile_plan(*source, po), std::cout);
@@ -334,6 +366,14 @@ void add_eval_command(CLI::App& app, CliState& state) {
   cmd->add_option("file", args->file, "a plan or task .kta file (or a folder holding one)")
       ->required();
   cmd->add_option("--device", args->device, "cpu | hip | hip:N | auto (default: the plan's)");
+  cmd->add_option("--warp-size", args->warp_size,
+                  "warp size of the cpu device, 32 or 64 (default: the plan's device warp, else 64 "
+                  "as on AMD); on the hip device it must be the GPU's")
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            return v == "32" || v == "64" ? "" : "warp size must be 32 or 64, found " + v;
+          },
+          "32|64"));
   cmd->add_option("--jobs,-j", args->jobs, "tasks evaluated in parallel")
       ->check(CLI::Range(1, 256));
   cmd->add_option("--output,-o", args->output, "run folder (default: the plan's output)");

@@ -1,6 +1,7 @@
 // `kta plan FILE --explain`: what an evaluation would do, without running anything: tasks, their
 // visible points with bytes/flops, the number of held-out points (never their values), gates,
 // tolerances, timing, agents and device.
+#include <algorithm>
 #include <iostream>
 
 #include "engine/cli/commands.h"
@@ -9,6 +10,7 @@
 #include "lang/eval.h"
 #include "lang/format.h"
 #include "lang/grid.h"
+#include "lang/heldout.h"
 #include "lang/load.h"
 
 namespace kta::cli {
@@ -81,7 +83,54 @@ std::string si(double v, const char* unit) {
   return fmt::format("{:.4g} {}{}", v, prefixes[i], unit);
 }
 
-void explain_task(std::ostream& os, const Task& t, const std::optional<Timing>& plan_timing) {
+// "atol 1e-07 (at K=1) .. 0.0004096 (at K=4096)": one field of a tolerance over the points.
+std::string field_span(const std::vector<std::pair<double, const ShapePoint*>>& values,
+                       const char* key) {
+  auto [lo, hi] = std::minmax_element(
+      values.begin(), values.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (lo->first == hi->first) return fmt::format("{} {:g}", key, lo->first);
+  return fmt::format("{} {:g} (at {}) .. {:g} (at {})", key, lo->first,
+                     lang::point_text(*lo->second), hi->first, lang::point_text(*hi->second));
+}
+
+// `--heldout-ranges`: what the task's generator can draw (no secret involved: every choice its
+// moves can make), each param's range, and each tolerance over params at the extremes.
+void explain_heldout_ranges(std::ostream& os, const Task& t) {
+  std::optional<lang::HeldoutPreview> preview = lang::preview_heldout(t);
+  if (!preview) {
+    os << "    ranges    only a generator's draws are previewed"
+       << (t.heldout.empty() ? " (this task has none)\n" : "; explicit points stay private\n");
+    return;
+  }
+  os << fmt::format("    can draw  {} distinct point{}{}, whatever the secret\n",
+                    preview->points.size(), preview->points.size() == 1 ? "" : "s",
+                    preview->truncated ? " (stopped early: a subset)" : "");
+  for (const lang::ParamRange& r : preview->ranges)
+    os << fmt::format("    range     {}: {} .. {}\n", r.param, r.lo, r.hi);
+  for (const auto& [name, tol] : t.tolerances) {
+    if (!tol.per_point() || preview->points.empty()) continue;
+    std::vector<std::pair<double, const ShapePoint*>> atol, rtol, mm;
+    try {
+      for (const ShapePoint& p : preview->points) {
+        Tolerance at = lang::tolerance_at(tol, p, t);
+        atol.emplace_back(at.atol, &p);
+        rtol.emplace_back(at.rtol, &p);
+        mm.emplace_back(at.max_mismatch, &p);
+      }
+    } catch (const lang::EvalError& e) {
+      os << fmt::format("    tolerance {}: cannot be evaluated at {}: {}\n", name,
+                        lang::point_text(preview->points[atol.size()]), e.what());
+      continue;
+    }
+    std::string line = field_span(atol, "atol") + "; " + field_span(rtol, "rtol");
+    if (tol.max_mismatch_expr || tol.max_mismatch > 0)
+      line += "; " + field_span(mm, "max_mismatch");
+    os << fmt::format("    tolerance {}: {}\n", name, line);
+  }
+}
+
+void explain_task(std::ostream& os, const Task& t, const std::optional<Timing>& plan_timing,
+                  bool heldout_ranges) {
   os << fmt::format("task {} ({})\n", t.name, engine::kind_name(t.kind));
   if (!t.summary.empty()) os << fmt::format("  summary     {}\n", t.summary);
   os << fmt::format("  file        {}  (content hash {})\n", rel(t.file), t.content_hash);
@@ -106,10 +155,10 @@ void explain_task(std::ostream& os, const Task& t, const std::optional<Timing>& 
     os << fmt::format("  candidate   {}\n", entry_text(t.candidate));
   for (const auto& e : t.editable) os << fmt::format("  editable    {}\n", rel(e));
   for (const auto& [name, tol] : t.tolerances)
-    os << fmt::format(
-        "  tolerance   {}: atol {:g}, rtol {:g}{}{}{}\n", name, tol.atol, tol.rtol,
-        tol.max_mismatch > 0 ? fmt::format(", max_mismatch {:g}", tol.max_mismatch) : "",
-        tol.nan_equal ? ", nan_equal" : "", tol.preset.empty() ? "" : " (" + tol.preset + ")");
+    os << fmt::format("  tolerance   {}: {}{}{}{}\n", name, lang::tolerance_text(tol),
+                      tol.nan_equal ? ", nan_equal" : "",
+                      tol.per_point() ? " (evaluated at each shape point)" : "",
+                      tol.preset.empty() ? "" : " (" + tol.preset + ")");
   os << fmt::format(
       "  gates       compile; correctness with {} seed{}; {}; {}\n", t.gates.correctness_seeds,
       t.gates.correctness_seeds == 1 ? "" : "s",
@@ -127,6 +176,10 @@ void explain_task(std::ostream& os, const Task& t, const std::optional<Timing>& 
     try {
       if (t.bytes) line += "  bytes " + si(lang::eval_number(t.bytes, p, t), "B");
       if (t.flops) line += "  flops " + si(lang::eval_number(t.flops, p, t), "");
+      for (const auto& [name, tol] : t.tolerances)
+        if (tol.per_point())
+          line +=
+              fmt::format("  {}: {}", name, lang::tolerance_text(lang::tolerance_at(tol, p, t)));
     } catch (const lang::EvalError& e) {
       line += std::string("  (") + e.what() + ")";
     }
@@ -142,9 +195,10 @@ void explain_task(std::ostream& os, const Task& t, const std::optional<Timing>& 
                       t.heldout.size() == 1 ? "" : "s");
   else
     os << "  held-out    none\n";
+  if (heldout_ranges) explain_heldout_ranges(os, t);
 }
 
-void explain_plan(std::ostream& os, const Plan& p) {
+void explain_plan(std::ostream& os, const Plan& p, bool heldout_ranges) {
   os << fmt::format("plan {} ({})\n", p.name, rel(p.file));
   for (const AgentUse& a : p.agents) {
     std::string args;
@@ -159,7 +213,8 @@ void explain_plan(std::ostream& os, const Plan& p) {
                         double(a.decl.timeout_ns) / 1e9);
     }
   }
-  os << fmt::format("  device      {}\n", p.device);
+  os << fmt::format("  device      {}{}\n", p.device,
+                    p.warp_size != 0 ? fmt::format(" (warp {})", p.warp_size) : "");
   os << fmt::format("  held-out    {}\n", p.heldout ? "on" : "off");
   os << fmt::format("  repeat      {}\n", p.repeat);
   os << fmt::format("  output      {}\n", rel(p.output));
@@ -173,7 +228,7 @@ void explain_plan(std::ostream& os, const Plan& p) {
       visible == 1 ? "" : "s");
   for (const Task& t : p.tasks) {
     os << '\n';
-    explain_task(os, t, p.timing);
+    explain_task(os, t, p.timing, heldout_ranges);
   }
 }
 
@@ -188,8 +243,12 @@ void add_plan_command(CLI::App& app, CliState& state) {
       ->required();
   cmd->add_flag("--explain", *explain,
                 "explain every task, shape point, gate and tolerance (the default)");
+  auto heldout_ranges = std::make_shared<bool>(false);
+  cmd->add_flag("--heldout-ranges", *heldout_ranges,
+                "for authors: per param, the range of values the held-out generator can draw "
+                "(no secret needed), and tolerances over params at its extremes");
   cmd->footer("example: kta plan --explain examples/quickstart.kta");
-  cmd->callback([&state, file] {
+  cmd->callback([&state, file, heldout_ranges] {
     lang::SourceManager sources;
     lang::DiagnosticEngine diags(sources);
     auto loaded = lang::load_file(*file, diags, state.load_options());
@@ -206,11 +265,12 @@ void add_plan_command(CLI::App& app, CliState& state) {
     bool first = true;
     for (const Plan& p : loaded->plans) {
       if (!first) std::cout << '\n';
-      explain_plan(std::cout, p);
+      explain_plan(std::cout, p, *heldout_ranges);
       // The evaluation plan the engine compiles from it: jobs, steps and their order. Held-out
       // points are drawn from a throwaway secret here and shown only as a count.
       engine::PlanOptions po;
       po.device = p.device;
+      po.warp_size = p.warp_size;
       po.secret = "explain";
       std::cout << '\n';
       engine::explain(engine::compile_plan(p, po), std::cout);
@@ -218,7 +278,7 @@ void add_plan_command(CLI::App& app, CliState& state) {
     }
     for (const Task& t : loaded->tasks) {
       if (!first) std::cout << '\n';
-      explain_task(std::cout, t, std::nullopt);
+      explain_task(std::cout, t, std::nullopt, *heldout_ranges);
       first = false;
     }
     state.exit_code = 0;

@@ -6,6 +6,7 @@
 
 #include "engine/check/compare.h"
 #include "engine/check/poison.h"
+#include "lang/eval.h"
 
 namespace kta::engine {
 
@@ -23,14 +24,31 @@ CheckResult judge(const model::Task& task, const HostSet& inputs, const HostSet&
   for (size_t i = 0; i < task.tensors.size(); ++i) {
     const auto& t = task.tensors[i];
     if (is_output(t)) {
-      CompareResult c = compare(got[i], want[i], tolerance_for(task, t.name));
+      model::Tolerance tol = tolerance_for(task, t.name);
+      // A tolerance over params holds at this point only; the reason says what it was here
+      // (not the blind reason: at a held-out point it would tell the shape).
+      std::string used;
+      if (tol.per_point()) {
+        try {
+          tol = lang::tolerance_at(tol, rec.point, task);
+          used = "; tolerance here " + lang::tolerance_text(tol);
+        } catch (const lang::EvalError& e) {
+          if (r.correct) {
+            r.correct = false;
+            r.reason = t.name + ": the tolerance cannot be evaluated at this point: " + e.what();
+            r.blind_reason = t.name + ": the tolerance cannot be evaluated at this point";
+          }
+          continue;
+        }
+      }
+      CompareResult c = compare(got[i], want[i], tol);
       rec.max_abs_error = std::max(rec.max_abs_error, c.max_abs_error);
       rec.max_rel_error = std::max(rec.max_rel_error, c.max_rel_error);
       rec.mismatches += c.mismatches;
       if (!c.pass && r.correct) {
         r.correct = false;
         rec.first_bad_index = c.first_bad_index;
-        r.reason = t.name + ": " + c.reason;
+        r.reason = t.name + ": " + c.reason + used;
         char buf[160];
         if (c.nan_in_output > 0) {
           std::snprintf(buf, sizeof buf, "%s: NaN in the output", t.name.c_str());

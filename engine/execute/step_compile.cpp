@@ -28,6 +28,9 @@ CompileResult JobRunner::compile_on(ImplRole role, const model::Entry& entry) {
     auto span = profile_.span("compile");
     return d.compile(req);
   }
+  // The run's warp size: the cpu device builds for it (and keys its compile cache by it); the
+  // hip device refuses one its hardware does not have.
+  req.options.warp_size = plan_.warp_size;
   Device& d = device(device_role(role));
   CompileResult res;
   {
@@ -55,7 +58,8 @@ StepResult JobRunner::compile(ImplRole role) {
   if (done) {
     // What the role runs on: name, architecture, clocks, versions, and (hip) what opening took.
     DeviceInfo info = done->device->info();
-    report.device = DeviceRecord{info.name, device_kind_name(info.kind), info.details};
+    report.device = DeviceRecord{info.name, device_kind_name(info.kind), info.details,
+                                 plan_.warp_size != 0 ? plan_.warp_size : info.warp_size};
   } else {
     r.outcome = StepOutcome::fail;
     r.reason = error;

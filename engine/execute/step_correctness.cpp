@@ -61,7 +61,8 @@ std::shared_ptr<const HostSet> JobRunner::reference(const PointSpec& spec, uint6
                                                     const HostSet& inputs, std::string* error) {
   std::string memo = memo_key(impl_role_name(ImplRole::reference), spec, seed);
   if (auto it = memo_.find(memo); it != memo_.end()) return it->second;
-  std::string key = ReferenceCache::key(job_.task, spec.point, seed, plan_.device);
+  std::string key = ReferenceCache::key(job_.task, spec.point, seed,
+                                        device_identity(plan_.device, plan_.warp_size));
   {
     auto span = profile_.span("reference cache");
     std::string note;

@@ -13,6 +13,7 @@ AgentRunOptions agent_options(const Plan& plan, const ExecuteOptions& options) {
   o.run_dir = plan.output;
   o.cache_dir = options.cache_dir;
   o.device = plan.device;
+  o.warp_size = plan.warp_size;
   o.sandbox = plan.sandbox;
   o.network = plan.network;
   return o;

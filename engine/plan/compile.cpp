@@ -13,6 +13,7 @@ Plan compile_plan(const model::Plan& source, const PlanOptions& options) {
   plan.file = source.file;
   plan.output = source.output;
   plan.device = options.device;
+  plan.warp_size = options.warp_size;
   plan.heldout = source.heldout;
   plan.quick = options.quick;
   plan.sandbox = source.sandbox;

@@ -27,7 +27,7 @@ void hash_steps(Plan& plan, const PlanOptions& options) {
       h.field("step", step_name(step.kind));
       h.field("task", job.task.name).field("task-hash", job.task.content_hash);
       h.field("agent", job.agent_label).add(static_cast<int64_t>(job.repeat));
-      h.field("device", options.device);
+      h.field("device", device_identity(options.device, options.warp_size));
       // Baseline compile depends on nothing the agent produced; the rest does.
       if (step.kind != StepKind::baseline_compile) h.field("candidate", job.candidate_hash);
       h.add(static_cast<int64_t>(job.seeds)).field("timing", timing_text(job.task.timing));

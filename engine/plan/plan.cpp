@@ -61,8 +61,13 @@ void print_job(const TaskJob& job, std::ostream& out, bool keys) {
 
 }  // namespace
 
+std::string device_identity(const std::string& device, int warp_size) {
+  return warp_size == 0 ? device : device + "/warp" + std::to_string(warp_size);
+}
+
 void explain(const Plan& plan, std::ostream& out) {
   out << "plan " << plan.name << ": " << plan.jobs.size() << " job(s) on device " << plan.device
+      << (plan.warp_size != 0 ? " (warp " + std::to_string(plan.warp_size) + ")" : "")
       << (plan.heldout ? ", held-out on" : ", held-out off") << (plan.quick ? ", quick timing" : "")
       << "\n";
   out << "  output: " << plan.output.string() << "\n";

@@ -53,6 +53,7 @@ struct Plan {
   std::filesystem::path file;
   std::filesystem::path output;  // the run folder
   std::string device;            // resolved device spec ("cpu", "hip:0")
+  int warp_size = 0;             // 32 or 64; 0: the device's own (hip without a request)
   bool heldout = true;
   bool quick = false;
   std::string sandbox = "auto";  // command agents: auto | on | off (bubblewrap)
@@ -67,6 +68,7 @@ struct PlanOptions {
   std::optional<int> seeds;       // --seeds override
   bool quick = false;             // --quick: short timing for CI
   std::string device = "cpu";     // resolved device spec, part of every step key
+  int warp_size = 0;              // the warp size asked for (part of every step key); 0: device's
   std::string secret;             // run secret for generated held-out points
   std::ostream* debug = nullptr;  // --debug-passes: dump the plan after each pass
 };
@@ -78,5 +80,9 @@ void explain(const Plan& plan, std::ostream& out);
 void dump_plan(const Plan& plan, std::string_view after_pass, std::ostream& out);
 
 std::string format_point(const model::ShapePoint& point);  // "N=4096, M=8"
+
+// The device as results depend on it: "cpu/warp32", "hip:0" (no warp size asked for). Step keys
+// and the reference cache are keyed by it, so outputs of one warp size never stand for another's.
+std::string device_identity(const std::string& device, int warp_size);
 
 }  // namespace kta::engine

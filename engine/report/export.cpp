@@ -221,7 +221,8 @@ void write_summary_md(const std::filesystem::path& path, const RunInfo& run,
                       std::span<const TaskOutcome> outcomes, const RunScore& score) {
   std::string out =
       fmt::format("# kta run: {}\n\n", run.plan_name.empty() ? "(unnamed)" : run.plan_name);
-  out += fmt::format("- device: {}\n- started: {}\n- plan hash: `{}`\n- kta {}\n\n", run.device,
+  out += fmt::format("- device: {}{}\n- started: {}\n- plan hash: `{}`\n- kta {}\n\n", run.device,
+                     run.warp_size != 0 ? fmt::format(" (warp {})", run.warp_size) : "",
                      run.started, run.plan_hash,
                      run.kta_version.empty() ? std::string(KTA_VERSION) : run.kta_version);
   out += "## Tasks\n\n" + md_table(kTaskHeader, task_rows(outcomes));

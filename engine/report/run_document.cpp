@@ -16,6 +16,7 @@ RunDocument make_run_document(const RunInfo& run, std::vector<TaskOutcome> tasks
   d.plan = run.plan_name;
   d.plan_hash = run.plan_hash;
   d.device = run.device;
+  d.warp_size = run.warp_size;
   d.started = run.started;
   d.score = score;
   d.tasks = std::move(tasks);
@@ -27,6 +28,7 @@ void to_json(Json& j, const RunDocument& d) {
            {"run", Json{{"plan", d.plan},
                         {"plan_hash", d.plan_hash},
                         {"device", d.device},
+                        {"warp_size", d.warp_size},
                         {"started", d.started}}},
            {"score", d.score},
            {"tasks", d.tasks}};
@@ -39,6 +41,7 @@ void from_json(const Json& j, RunDocument& d) {
     d.plan = get<std::string>(*run, "plan");
     d.plan_hash = get<std::string>(*run, "plan_hash");
     d.device = get<std::string>(*run, "device");
+    d.warp_size = get<int>(*run, "warp_size");
     d.started = get<std::string>(*run, "started");
   }
   if (auto s = j.find("score"); s != j.end() && s->is_object()) d.score = s->get<RunScore>();

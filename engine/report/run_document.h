@@ -16,6 +16,7 @@ namespace kta::engine {
 struct RunDocument {
   std::string kta_version;
   std::string plan, plan_hash, device, started;  // the run's identity; never its secret
+  int warp_size = 0;                             // 0: not recorded (an older results.json)
   RunScore score;
   std::vector<TaskOutcome> tasks;
   bool operator==(const RunDocument&) const = default;

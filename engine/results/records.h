@@ -25,6 +25,9 @@ struct RunInfo {
   std::string kta_version;
   std::string started;  // ISO 8601 UTC
   std::string secret;
+  // The warp size the run's code was built for; 0: unknown. Not kept in results.db: each
+  // (resumed) run sets it from its plan and device.
+  int warp_size = 0;
 };
 
 enum class StepOutcome { ok, fail, skip, error };

@@ -105,8 +105,10 @@ std::vector<Note> get_notes(const Json& j) {
 void to_json(Json& j, const CompileReport& r) {
   j = Json::object();
   if (r.device)
-    j["device"] = {
-        {"name", r.device->name}, {"kind", r.device->kind}, {"details", r.device->details}};
+    j["device"] = {{"name", r.device->name},
+                   {"kind", r.device->kind},
+                   {"details", r.device->details},
+                   {"warp_size", r.device->warp_size}};
   // A failed compile always names its log, even an empty one: the report is never `{}`, which
   // reads back as "no report".
   if (!r.device || !r.log.empty()) j["log"] = r.log;
@@ -117,7 +119,7 @@ void from_json(const Json& j, CompileReport& r) {
   r.device.reset();
   if (auto it = j.find("device"); it != j.end() && it->is_object())
     r.device = DeviceRecord{get<std::string>(*it, "name"), get<std::string>(*it, "kind"),
-                            get<std::string>(*it, "details")};
+                            get<std::string>(*it, "details"), get<int>(*it, "warp_size")};
   r.log = get<std::string>(j, "log");
   r.notes = get_notes(j);
 }

@@ -65,6 +65,7 @@ struct PrepareReport {
 // What a role's code ran on: name, kind, and (hip) architecture, versions, what opening took.
 struct DeviceRecord {
   std::string name, kind, details;
+  int warp_size = 0;  // what the code was compiled for and ran at; 0: not recorded (older runs)
   bool operator==(const DeviceRecord&) const = default;
 };
 

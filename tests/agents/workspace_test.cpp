@@ -143,6 +143,17 @@ TEST_F(Workspace, PromptNamesTheDeviceItRunsOn) {
   EXPECT_EQ(engine::arch_cheatsheet("fake"), "amd-cdna3");
 }
 
+TEST_F(Workspace, PromptStatesTheRunsWarpSize) {
+  fs::path prompts = prompts_with_cheatsheets(dir / "prompts");
+  std::string error;
+  auto w32 = engine::build_prompt(plan.jobs[0], "cpu", prompts, &error, 32);
+  ASSERT_TRUE(w32) << error;
+  EXPECT_NE(w32->find("Warp size: 32"), std::string::npos) << *w32;
+  auto unset = engine::build_prompt(plan.jobs[0], "hip:0", prompts, &error);
+  ASSERT_TRUE(unset) << error;
+  EXPECT_EQ(unset->find("Warp size"), std::string::npos) << *unset;
+}
+
 TEST_F(Workspace, PromptNamesAMissingCheatsheet) {
   fs::create_directories(dir / "bare");
   fs::copy_file(engine::prompts_dir() / "optimize.md", dir / "bare" / "optimize.md");

@@ -507,4 +507,74 @@ TEST_F(E2E, SigkillMidRunThenResumeLosesAndRepeatsNothing) {
   EXPECT_FALSE(doc["tasks"][0]["fast_enough"].get<bool>());
 }
 
+// The warp size: the cpu device builds and runs at the size asked for (--warp-size, else the
+// plan's `device cpu(warp: N)`, else 64), a kernel sees it as warpSize, and results record it.
+struct WarpRun {
+  json doc;
+  std::string summary;
+  int baseline_compile_warp = -1;
+};
+
+class WarpE2E : public E2E {
+ protected:
+  WarpRun eval_warp(const fs::path& file, const std::string& out_name, const std::string& extra) {
+    fs::path out = dir / out_name;
+    KtaRun r = kta("eval " + file.string() + " --quick --output " + out.string() + " " + extra);
+    EXPECT_EQ(r.status, 0) << r.err;
+    WarpRun w;
+    w.doc = json::parse(slurp(out / "results.json"), nullptr, false);
+    w.summary = slurp(out / "summary.md");
+    auto store = kta::engine::ResultStore::open(out);
+    for (const auto& s : store->steps()) {
+      if (s.step != kta::engine::StepKind::baseline_compile) continue;
+      json p = kta::engine::payload_json(s.payload);
+      w.baseline_compile_warp = p["device"].value("warp_size", -1);
+    }
+    return w;
+  }
+  const fs::path task = kCases / "warp" / "warp.kta";
+  const fs::path plan32 = kCases / "warp" / "warp32_plan.kta";
+};
+
+TEST_F(WarpE2E, DefaultIs64AndRecorded) {
+  WarpRun w = eval_warp(task, "default", "--device cpu");
+  ASSERT_FALSE(w.doc.is_discarded());
+  EXPECT_EQ(w.doc["run"]["warp_size"], 64);
+  EXPECT_EQ(w.baseline_compile_warp, 64);
+  EXPECT_NE(w.summary.find("- device: cpu (warp 64)"), std::string::npos) << w.summary;
+  EXPECT_TRUE(w.doc["tasks"][0]["correct"].get<bool>()) << reason(w.doc["tasks"][0]);
+}
+
+TEST_F(WarpE2E, CommandLineWarp32IsWhatTheKernelSees) {
+  WarpRun w = eval_warp(task, "w32", "--device cpu --warp-size 32");
+  ASSERT_FALSE(w.doc.is_discarded());
+  EXPECT_EQ(w.doc["run"]["warp_size"], 32);
+  EXPECT_EQ(w.baseline_compile_warp, 32);
+  EXPECT_NE(w.summary.find("- device: cpu (warp 32)"), std::string::npos) << w.summary;
+  const json& t = w.doc["tasks"][0];
+  EXPECT_FALSE(t["correct"].get<bool>());
+  EXPECT_NE(reason(t).find("got 32, want 64"), std::string::npos) << reason(t);
+}
+
+TEST_F(WarpE2E, PlanSettingAndCommandLineOverride) {
+  WarpRun plan = eval_warp(plan32, "plan32", "");
+  ASSERT_FALSE(plan.doc.is_discarded());
+  EXPECT_EQ(plan.doc["run"]["device"], "cpu");
+  EXPECT_EQ(plan.doc["run"]["warp_size"], 32);
+  EXPECT_FALSE(plan.doc["tasks"][0]["correct"].get<bool>());
+  EXPECT_NE(reason(plan.doc["tasks"][0]).find("got 32, want 64"), std::string::npos);
+  // The command line wins over the plan; the same run folder gets fresh steps (the warp size is
+  // part of every step key), not the warp-32 verdicts.
+  WarpRun cli = eval_warp(plan32, "plan32", "--warp-size 64 --resume");
+  EXPECT_EQ(cli.doc["run"]["warp_size"], 64);
+  EXPECT_EQ(cli.baseline_compile_warp, 64);
+  EXPECT_TRUE(cli.doc["tasks"][0]["correct"].get<bool>()) << reason(cli.doc["tasks"][0]);
+}
+
+TEST_F(WarpE2E, OtherSizesAreRejected) {
+  KtaRun r = kta("eval " + task.string() + " --device cpu --warp-size 48");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("warp size must be 32 or 64, found 48"), std::string::npos) << r.err;
+}
+
 }  // namespace

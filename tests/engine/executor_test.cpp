@@ -119,6 +119,33 @@ TEST_F(ExecutorTest, WrongResultIsNamedWithIndexAndError) {
   EXPECT_EQ(step_of("t", "performance")->outcome, StepOutcome::skip);
 }
 
+// A tolerance over params holds at each point as evaluated there: atol (N - 50) / 20 is 0.7 at
+// N=64 (an error of 1 fails) and 2.5 at N=100 (it passes); the failing reason says what it was.
+TEST_F(ExecutorTest, ToleranceOverParamsIsEvaluatedAtEachPoint) {
+  model::Plan p = replay_plan({{"t", "add_wrong"}});
+  auto sub = std::make_shared<ast::Expr>();
+  sub->node = ast::Binary{ast::BinOp::sub, name_expr("N"), int_expr(50)};
+  auto twenty = std::make_shared<ast::Expr>();
+  twenty->node = ast::FloatLit{20.0, "20.0"};
+  auto atol = std::make_shared<ast::Expr>();
+  atol->node = ast::Binary{ast::BinOp::div, sub, twenty};
+  p.tasks[0].tolerances["z"].atol_expr = atol;
+  auto out = run(p);
+  EXPECT_FALSE(out[0].correct);
+  EXPECT_NE(out[0].failure_reason.find("; tolerance here atol 0.7, rtol 1e-06"), std::string::npos)
+      << out[0].failure_reason;
+  int failed64 = 0, passed100 = 0;
+  for (const auto& s : out[0].shapes) {
+    if (s.set != engine::PointSet::visible) continue;
+    if (s.point == model::ShapePoint{{"N", 64}} && s.correct == std::optional<bool>(false))
+      ++failed64;
+    if (s.point == model::ShapePoint{{"N", 100}} && s.correct == std::optional<bool>(true))
+      ++passed100;
+  }
+  EXPECT_EQ(failed64, 2);  // both seeds
+  EXPECT_EQ(passed100, 2);
+}
+
 TEST_F(ExecutorTest, NanIsNeverAWildcard) {
   auto out = run(replay_plan({{"t", "add_nan"}}));
   EXPECT_FALSE(out[0].correct);

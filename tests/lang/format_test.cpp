@@ -98,6 +98,34 @@ TEST(Format, CanonicalLayout) {
       "N\n}\n");
 }
 
+// Issue 16's syntax: tuple axes, tolerances over params, a device with a warp size.
+TEST(Format, TupleAxesToleranceExpressionsAndDeviceOptions) {
+  std::string in =
+      "task t {\n  shapes visible {\n    N in [1,2]\n    ( D,H ,W ) in [(3,5,7),( 17, 33, 65 )]\n"
+      "    where D*N<=100\n  }\n  shapes heldout { (D, H, W) in [(4, 6, 8)]; N in [3] }\n"
+      "  tolerance y { atol 1e-7*K*sqrt(N)  rtol 1e-5 }\n}\n\n"
+      "plan p {\n  device cpu( warp:32 )\n}\n";
+  auto out = fmt_text(in);
+  ASSERT_TRUE(out);
+  EXPECT_EQ(*out,
+            "task t {\n  shapes visible {\n    N         in [1, 2]\n"
+            "    (D, H, W) in [(3, 5, 7), (17, 33, 65)]\n    where D * N <= 100\n  }\n"
+            "  shapes heldout { (D, H, W) in [(4, 6, 8)]; N in [3] }\n"
+            "  tolerance y { atol 1e-7 * K * sqrt(N)  rtol 1e-5 }\n}\n\n"
+            "plan p {\n  device cpu(warp: 32)\n}\n");
+  auto again = fmt_text(*out);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(*again, *out);
+}
+
+TEST(Format, TupleAxisSyntaxErrorsNameWhatIsMissing) {
+  std::string errors;
+  EXPECT_FALSE(fmt_text("task t {\n  shapes visible { (D, ) in [(1, 2)] }\n}\n", &errors));
+  EXPECT_NE(errors.find("expected a name"), std::string::npos) << errors;
+  EXPECT_FALSE(fmt_text("task t {\n  shapes visible { (D, H in [(1, 2)] }\n}\n", &errors));
+  EXPECT_NE(errors.find("expected ')'"), std::string::npos) << errors;
+}
+
 TEST(Format, LongListsWrapUnderTheFirstValue) {
   std::string in =
       "agent a() {\n  command \"aaaaaaaaaaaaaaaaaaaa\", \"bbbbbbbbbbbbbbbbbbbbbbbb\", "

@@ -34,6 +34,25 @@ TEST(Grid, CartesianProductInDeclarationOrder) {
   EXPECT_EQ(point_text(points[5]), "M=2, N=30");
 }
 
+// A tuple axis is one digit of the odometer: its tuples, not the product of its members.
+TEST(Grid, TupleAxisIsOneDigitOfTheProduct) {
+  GridSpec spec;
+  spec.axes.push_back({"N", true, {1, 2}, nullptr});
+  GridAxis box;
+  box.members = {"D", "H", "W"};
+  box.tuples = {{3, 5, 7}, {17, 33, 65}};
+  spec.axes.push_back(box);
+  auto points = expand_grid(spec, none(), 100);
+  ASSERT_EQ(points.size(), 4u);
+  EXPECT_EQ(point_text(points[0]), "N=1, D=3, H=5, W=7");
+  EXPECT_EQ(point_text(points[1]), "N=1, D=17, H=33, W=65");
+  EXPECT_EQ(point_text(points[3]), "N=2, D=17, H=33, W=65");
+  box.tuples.assign(60, {1, 2, 3});
+  spec.axes[1] = box;
+  spec.axes[0].values.assign(2, 1);
+  EXPECT_THROW(expand_grid(spec, none(), 100), GridTooLarge);  // 2 x 60 tuples > 100
+}
+
 TEST(Grid, CapIsCheckedBeforeExpanding) {
   GridSpec spec;
   std::vector<int64_t> many(1000);

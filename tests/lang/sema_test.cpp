@@ -202,5 +202,143 @@ TEST(Eval, IntegerSemantics) {
   EXPECT_THROW(eval_int(bin(ast::BinOp::shl, expr(1), expr(64)), {}, t), EvalError);
 }
 
+// ---- tolerances over params (issue 16) ----
+
+// A task with a reduction length K besides N; `tol` replaces the tolerance of y.
+std::string reduction_task(const std::string& tol, const std::string& extra = "") {
+  std::string text = task_text(extra, "shapes visible { N in [1024]; K in [16, 256] }");
+  text.replace(text.find("  param N: i64\n"), 15,
+               "  param N: i64\n  param K: i64\n  param SCALE: f32 = 2.0\n");
+  text.replace(text.find("  tolerance y = std.tolerances.f32_strict\n"), 42, tol);
+  return text;
+}
+
+TEST_F(SemaTest, ToleranceOverParamsIsEvaluatedPerPoint) {
+  auto r = check(reduction_task(
+      "  tolerance y { atol 1e-7 * K * SCALE  rtol 1e-6 * sqrt(K)  max_mismatch K / 4096.0 }\n"));
+  ASSERT_TRUE(r) << out;
+  const model::Task& t = r->tasks[0];
+  const model::Tolerance& tol = t.tolerances.at("y");
+  ASSERT_TRUE(tol.per_point());
+  ASSERT_EQ(t.visible.size(), 2u);
+  model::Tolerance at16 = tolerance_at(tol, t.visible[0], t);
+  model::Tolerance at256 = tolerance_at(tol, t.visible[1], t);
+  EXPECT_FALSE(at16.per_point());
+  EXPECT_DOUBLE_EQ(at16.atol, 1e-7 * 16 * 2);
+  EXPECT_DOUBLE_EQ(at256.atol, 1e-7 * 256 * 2);
+  EXPECT_DOUBLE_EQ(at16.rtol, 1e-6 * 4);
+  EXPECT_DOUBLE_EQ(at256.rtol, 1e-6 * 16);
+  EXPECT_DOUBLE_EQ(at256.max_mismatch, 256 / 4096.0);
+  // A point the grid never held (a held-out draw) evaluates the same way.
+  model::Tolerance at4096 = tolerance_at(tol, {{"N", 7}, {"K", 4096}}, t);
+  EXPECT_DOUBLE_EQ(at4096.atol, 1e-7 * 4096 * 2);
+  EXPECT_THROW(tolerance_at(tol, {{"N", 7}, {"K", 8192}}, t), EvalError);  // max_mismatch > 1
+  EXPECT_EQ(tolerance_text(tol),
+            "atol 1e-7 * K * SCALE, rtol 1e-6 * sqrt(K), max_mismatch K / 4096.0");
+  EXPECT_EQ(tolerance_text(at16), "atol 3.2e-06, rtol 4e-06, max_mismatch 0.00390625");
+}
+
+TEST_F(SemaTest, ConstantTolerancesAndPresetsStayConstant) {
+  auto r = check(reduction_task("  tolerance y { atol 1e-5 * 2  rtol 0 }\n"));
+  ASSERT_TRUE(r) << out;
+  EXPECT_FALSE(r->tasks[0].tolerances.at("y").per_point());
+  EXPECT_DOUBLE_EQ(r->tasks[0].tolerances.at("y").atol, 2e-5);
+  r = check(reduction_task("  tolerance y = std.tolerances.f32_strict\n"));
+  ASSERT_TRUE(r) << out;
+  EXPECT_FALSE(r->tasks[0].tolerances.at("y").per_point());
+  EXPECT_EQ(r->tasks[0].tolerances.at("y").preset, "std.tolerances.f32_strict");
+}
+
+TEST_F(SemaTest, ToleranceNamesTheNamesItMayUse) {
+  EXPECT_FALSE(check(reduction_task("  tolerance y { atol 1e-7 * x  rtol 0 }\n")));
+  EXPECT_NE(out.find("tensor 'x' cannot be used in a tolerance; a tolerance may use params (K, "
+                     "N, SCALE) and constants"),
+            std::string::npos)
+      << out;
+  EXPECT_FALSE(check(reduction_task("  tolerance y { atol 1e-7 * Q  rtol 0 }\n")));
+  EXPECT_NE(out.find("unknown name 'Q' in a tolerance"), std::string::npos) << out;
+  EXPECT_FALSE(check(reduction_task("  tolerance y { atol \"big\" * K  rtol 0 }\n")));
+  EXPECT_FALSE(check(reduction_task("  tolerance y { atol 0.5 * (K - 100)  rtol 0 }\n")));
+  EXPECT_NE(out.find("cannot evaluate '0.5 * (K - 100)' at N=1024, K=16: 'atol' must be at least "
+                     "0, found -42"),
+            std::string::npos)
+      << out;
+}
+
+// ---- tuple axes (issue 16) ----
+
+std::string box_task(const std::string& shapes, const std::string& heldout = "") {
+  std::string text = task_text(heldout, shapes);
+  text.replace(text.find("  param N: i64\n"), 15,
+               "  param N: i64\n  param D: i64\n  param H: i64\n  param W: i64\n");
+  return text;
+}
+
+TEST_F(SemaTest, TupleAxisIsOneAxisOfTheProduct) {
+  auto r = check(box_task(
+      "shapes visible {\n    N in [1, 2]\n    (D, H, W) in [(3, 5, 7), (17, 33, 65)]\n  }"));
+  ASSERT_TRUE(r) << out;
+  const auto& v = r->tasks[0].visible;
+  ASSERT_EQ(v.size(), 4u);
+  EXPECT_EQ(point_text(v[0]), "N=1, D=3, H=5, W=7");
+  EXPECT_EQ(point_text(v[1]), "N=1, D=17, H=33, W=65");
+  EXPECT_EQ(point_text(v[2]), "N=2, D=3, H=5, W=7");
+  EXPECT_EQ(point_text(v[3]), "N=2, D=17, H=33, W=65");
+}
+
+TEST_F(SemaTest, TupleAxisWithDerivedAxesAndFilters) {
+  dir.write("k.hip", "");
+  auto r =
+      check(box_task("shapes visible {\n    (D, H) in [(2, 4), (8, 16), (32, 64)]\n    W = D * H\n"
+                     "    N in [10, 20]\n    where D * N <= 160\n  }"));
+  ASSERT_TRUE(r) << out;
+  std::vector<std::string> got;
+  for (const auto& p : r->tasks[0].visible) got.push_back(point_text(p));
+  EXPECT_EQ(got, (std::vector<std::string>{"D=2, H=4, W=8, N=10", "D=2, H=4, W=8, N=20",
+                                           "D=8, H=16, W=128, N=10", "D=8, H=16, W=128, N=20"}));
+}
+
+TEST_F(SemaTest, TupleAxisMistakes) {
+  EXPECT_FALSE(check(box_task("shapes visible { N in [1]; (D, H, W) in [(1, 2), (3, 4, 5)] }")));
+  EXPECT_NE(out.find("tuple (1, 2) of axis (D, H, W) has 2 values, expected 3"), std::string::npos)
+      << out;
+  EXPECT_FALSE(check(box_task("shapes visible { N in [1]; (D, H, Z) in [(1, 2, 3)]; W in [1] }")));
+  EXPECT_NE(out.find("axis 'Z' is not a shape param of task 't'"), std::string::npos) << out;
+  EXPECT_FALSE(check(box_task("shapes visible { N in [1]; (D, H, D) in [(1, 2, 3)]; W in [1] }")));
+  EXPECT_NE(out.find("axis 'D' is bound more than once"), std::string::npos) << out;
+  EXPECT_FALSE(check(box_task("shapes visible { N in [1]; (D, H, W) in range(1, 4) }")));
+  EXPECT_NE(out.find("values of tuple axis (D, H, W) must be a list of tuples"), std::string::npos)
+      << out;
+  EXPECT_FALSE(check(box_task("shapes visible { N in [1]; (D, H, W) in [(1, 2, N)] }")));
+}
+
+TEST_F(SemaTest, PlanDeviceWarpSize) {
+  dir.write("tasks/a/a.kta", task_text());
+  dir.write("tasks/a/k.hip", "");
+  auto plan = [&](const std::string& device) {
+    return dir.write("plan.kta",
+                     "import std.agents\n\nplan p {\n  tasks \"tasks/*\"\n"
+                     "  agent std.agents.replay(dir: \"sol\")\n  device " +
+                         device + "\n}\n");
+  };
+  auto r = load(plan("cpu(warp: 32)"), out);
+  ASSERT_TRUE(r) << out;
+  EXPECT_EQ(r->plans[0].device, "cpu");
+  EXPECT_EQ(r->plans[0].warp_size, 32);
+  r = load(plan("hip(warp: 64)"), out);
+  ASSERT_TRUE(r) << out;
+  EXPECT_EQ(r->plans[0].device, "hip");
+  EXPECT_EQ(r->plans[0].warp_size, 64);
+  r = load(plan("cpu"), out);
+  ASSERT_TRUE(r) << out;
+  EXPECT_EQ(r->plans[0].warp_size, 0);
+  EXPECT_FALSE(load(plan("cpu(warp: 16)"), out));
+  EXPECT_NE(out.find("warp size must be 32 or 64, found 16"), std::string::npos) << out;
+  EXPECT_FALSE(load(plan("cpu(32)"), out));
+  EXPECT_NE(out.find("device option '32' is unknown"), std::string::npos) << out;
+  EXPECT_FALSE(load(plan("gpu(warp: 32)"), out));
+  EXPECT_NE(out.find("found 'gpu'"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace kta::lang::test

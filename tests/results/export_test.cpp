@@ -24,8 +24,8 @@ std::string slurp(const fs::path& p) {
 }
 
 struct Fixture {
-  RunInfo run{"hash42", "quickstart",           "cpu (2 threads)",
-              "0.1.0",  "2026-01-02T03:04:05Z", "TOPSECRET"};
+  RunInfo run{
+      "hash42", "quickstart", "cpu (2 threads)", "0.1.0", "2026-01-02T03:04:05Z", "TOPSECRET", 32};
   std::vector<TaskOutcome> tasks;
   RunScore s;
 
@@ -77,6 +77,7 @@ TEST_F(ExportTest, JsonHoldsRunScoreTasksAndNoSecret) {
   auto j = nlohmann::json::parse(text);
   EXPECT_EQ(j["run"]["plan"], "quickstart");
   EXPECT_EQ(j["run"]["plan_hash"], "hash42");
+  EXPECT_EQ(j["run"]["warp_size"], 32);
   EXPECT_EQ(j["score"]["tasks"], 2);
   EXPECT_EQ(j["score"]["correct"], 1);
   EXPECT_EQ(j["score"]["fast_p"]["1.5"], 0.5);
@@ -136,6 +137,7 @@ TEST_F(ExportTest, SummaryMarkdown) {
   write_summary_md(dir_ / "summary.md", f.run, f.tasks, f.s);
   std::string md = slurp(dir_ / "summary.md");
   EXPECT_NE(md.find("# kta run: quickstart"), std::string::npos);
+  EXPECT_NE(md.find("- device: cpu (2 threads) (warp 32)\n"), std::string::npos) << md;
   EXPECT_NE(md.find("| gelu | replay | 0 | pass | 2.00x | [1.90, 2.10] | candidate regresses |  |"),
             std::string::npos)
       << md;

@@ -137,7 +137,7 @@ TEST(RoundTrip, PrepareReport) {
 }
 
 TEST(RoundTrip, CompileReport) {
-  CompileReport ok{DeviceRecord{"NVIDIA H200", "hip", "sm_90, CUDA 13.0"}, ""};
+  CompileReport ok{DeviceRecord{"NVIDIA H200", "hip", "sm_90, CUDA 13.0", 32}, ""};
   EXPECT_EQ(round_trip(ok), ok);
   CompileReport failed{std::nullopt, "gelu.hip:3:7: error: use of undeclared identifier 'oops'"};
   EXPECT_EQ(round_trip(failed), failed);
