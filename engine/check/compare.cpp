@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "engine/inputs/slices.h"
@@ -31,6 +32,20 @@ std::string first_bad_text(const CompareResult& r) {
   return fmt::format("first at index {}: got {}, want {}", r.first_bad_index, got, want);
 }
 
+// |got - want| of element i of a 64-bit integer tensor, exactly: above 2^53 neighbouring values
+// share a double, and a hash or bit pattern off by one must still fail.
+double exact_int_difference(const HostTensor& got, const HostTensor& want, size_t i) {
+  uint64_t g, w;
+  std::memcpy(&g, got.bytes.data() + i * 8, 8);
+  std::memcpy(&w, want.bytes.data() + i * 8, 8);
+  if (got.dtype == model::DType::i64) {
+    auto a = static_cast<__int128>(static_cast<int64_t>(g));
+    auto b = static_cast<__int128>(static_cast<int64_t>(w));
+    return static_cast<double>(a > b ? a - b : b - a);
+  }
+  return static_cast<double>(g > w ? g - w : w - g);
+}
+
 // One slice [begin, end) of a comparison: the figures of CompareResult over it.
 struct Scan {
   CompareResult result;
@@ -43,6 +58,7 @@ Scan scan(const HostTensor& got, const HostTensor& want, const model::Tolerance&
           size_t end) {
   Scan s;
   CompareResult& r = s.result;
+  bool wide_int = got.dtype == model::DType::i64 || got.dtype == model::DType::u64;
   constexpr size_t kChunk = 2048;
   double g_buf[kChunk], w_buf[kChunk];
   for (size_t base = begin; base < end; base += kChunk) {
@@ -58,6 +74,11 @@ Scan scan(const HostTensor& got, const HostTensor& want, const model::Tolerance&
         if (w != 0) r.max_rel_error = std::max(r.max_rel_error, abs_err / std::fabs(w));
       }
       Verdict v = judge(g, w, tol);
+      if (wide_int && g == w) {
+        double d = exact_int_difference(got, want, base + k);
+        r.max_abs_error = std::max(r.max_abs_error, d);
+        if (d > tol.atol + tol.rtol * std::fabs(w)) v = Verdict::outside_tolerance;
+      }
       if (v == Verdict::ok) continue;
       if (v == Verdict::nan_in_output) ++s.nan_where_number;
       if (r.examples.size() < kMismatchExamples)
