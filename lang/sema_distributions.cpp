@@ -56,14 +56,19 @@ class Lowering {
   Lowering(TaskContext& ctx, const ast::TensorDecl& tensor, model::DType dtype)
       : ctx_(ctx), tensor_(tensor), dtype_(dtype) {}
 
-  std::optional<model::Distribution> lower(const ast::Expr& init, Module& from, Sites& sites) {
+  // `what` names the expression in messages: "an input's initializer", "item 2 of ...".
+  std::optional<model::Distribution> lower(const ast::Expr& init, Module& from, Sites& sites,
+                                           const std::string& what = "an input's initializer") {
     const auto* call = std::get_if<ast::Call>(&init.node);
     ast::Call bare;
     if (!call) {
       const auto* name = std::get_if<ast::NameRef>(&init.node);
       if (!name) {
-        ctx_.diags().report(init.where, Msg::type_mismatch, "an input's initializer",
-                            "a distribution such as std.inputs.normal()", "an expression");
+        size_t before = ctx_.diags().error_count();
+        Ty t = ctx_.sema.check_expr(init, Scope{&from, {}, false});
+        if (ctx_.diags().error_count() == before)
+          ctx_.diags().report(init.where, Msg::type_mismatch, what,
+                              "a distribution such as std.inputs.normal()", type_name(t));
         return std::nullopt;
       }
       bare.callee = name->name;
@@ -157,10 +162,12 @@ class Lowering {
     const ast::List* list = list_of(e, callee, name, "a list of distributions", m);
     if (!list) return false;
     bool ok = true;
-    for (const ast::ExprPtr& item : list->items) {
+    for (size_t k = 0; k < list->items.size(); ++k) {
+      const ast::ExprPtr& item = list->items[k];
       sites.items[name].push_back(item->where);
       Sites inner;
-      auto d = lower(*item, m, inner);
+      auto d = lower(*item, m, inner,
+                     fmt::format("item {} of argument '{}' of '{}'", k + 1, name, callee));
       ok &= d.has_value();
       if (d) out.components.push_back(std::move(*d));
     }
@@ -176,7 +183,8 @@ class Lowering {
   }
 
   std::string fits_text(double v) const {
-    return fmt::format("{} does not fit the {} tensor '{}'", v, tensor_.dtype, tensor_.name);
+    return fmt::format("is {}, which does not fit the {} tensor '{}'", v, tensor_.dtype,
+                       tensor_.name);
   }
 
   // Values in [lo, hi] must be representable in an integer tensor.
@@ -205,10 +213,16 @@ class Lowering {
 
   bool check(const model::Distribution& d, const std::string& callee, const Sites& s) {
     bool ok = true;
-    auto num = [&](std::string_view key) {
-      const model::DistributionArg* a = d.arg(key);
-      return a && a->numbers.size() == 1 && !a->is_list ? a->numbers[0] : 0.0;
+    // The checks below know the stdlib's parameter names; a distribution declared with other
+    // names is left to the engine.
+    auto has = [&](std::initializer_list<std::string_view> keys) {
+      for (auto k : keys)
+        if (!d.arg(k) ||
+            d.arg(k)->is_list != (k == "weights" || k == "values" || k == "components"))
+          return false;
+      return true;
     };
+    auto num = [&](std::string_view key) { return d.arg(key)->numbers.at(0); };
     // Numbers are finite; only a constant fills a floating tensor with inf or nan.
     for (const model::DistributionArg& a : d.args) {
       if (a.is_list) continue;
@@ -220,9 +234,9 @@ class Lowering {
     }
     if (!ok) return false;
     const std::string& n = d.name;
-    if (n == "normal" && !(num("std") >= 0))
+    if (n == "normal" && has({"std"}) && !(num("std") >= 0))
       return bad(s.arg("std"), "std", callee, fmt::format("must be >= 0, found {}", num("std")));
-    if (n == "uniform" || n == "integers" || n == "power_law") {
+    if ((n == "uniform" || n == "integers" || n == "power_law") && has({"lo", "hi"})) {
       double lo = num("lo"), hi = num("hi");
       if (!(lo < hi))
         return bad(s.arg("hi"), "hi", callee, fmt::format("must be > lo ({}), found {}", lo, hi));
@@ -231,15 +245,15 @@ class Lowering {
                    fmt::format("gives values in [{}, {}], which do not fit the {} tensor '{}'", lo,
                                hi - 1, tensor_.dtype, tensor_.name));
     }
-    if (n == "power_law" && !(num("alpha") > 0))
+    if (n == "power_law" && has({"alpha"}) && !(num("alpha") > 0))
       return bad(s.arg("alpha"), "alpha", callee,
                  fmt::format("must be > 0, found {}", num("alpha")));
-    if (n == "bernoulli" && !(num("p") >= 0 && num("p") <= 1))
+    if (n == "bernoulli" && has({"p"}) && !(num("p") >= 0 && num("p") <= 1))
       return bad(s.arg("p"), "p", callee, fmt::format("must be in [0, 1], found {}", num("p")));
-    if (n == "constant" && !fits(num("value"), num("value")))
+    if (n == "constant" && has({"value"}) && !fits(num("value"), num("value")))
       return bad(s.arg("value"), "value", callee, fits_text(num("value")));
-    if (n == "categorical") return check_categorical(d, callee, s);
-    if (n == "mixture") return check_mixture(d, callee, s);
+    if (n == "categorical" && has({"weights", "values"})) return check_categorical(d, callee, s);
+    if (n == "mixture" && has({"components", "weights"})) return check_mixture(d, callee, s);
     return true;
   }
 
@@ -257,7 +271,9 @@ class Lowering {
         ok = bad(s.item("values", k), "values", callee,
                  fmt::format("must be finite, found {} (item {})", x, k + 1));
       else if (!fits(x, x))
-        ok = bad(s.item("values", k), "values", callee, fits_text(x));
+        ok = bad(s.item("values", k), "values", callee,
+                 fmt::format("has {} (item {}), which does not fit the {} tensor '{}'", x, k + 1,
+                             tensor_.dtype, tensor_.name));
       else if (integer_range(dtype_) && std::floor(x) != x)
         ok = bad(s.item("values", k), "values", callee,
                  fmt::format("must be integers for the {} tensor '{}', found {}", tensor_.dtype,

@@ -256,7 +256,7 @@ void check_weights(const Distribution& d, const std::vector<double>& w) {
 
 class TableSampler : public Sampler {
  public:
-  TableSampler(Args args, Fill fill) : args_(std::move(args)), fill_(fill) {}
+  TableSampler(Args args, Fill f) : args_(std::move(args)), fill_(f) {}
   void fill(uint64_t key, size_t begin, size_t end, double* out) const override {
     fill_(args_, key, begin, end, out);
   }
