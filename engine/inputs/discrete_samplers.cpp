@@ -20,12 +20,23 @@ CumulativeTable::CumulativeTable(const std::vector<double>& weights) : cdf_(weig
   // From the last positive weight on the table reads exactly 1: rounding must not leave a sliver
   // of probability to trailing zero weights.
   std::fill(cdf_.begin() + static_cast<std::ptrdiff_t>(last), cdf_.end(), 1.0);
+  guide_.resize(cdf_.size());
+  size_t k = 0;
+  for (size_t j = 0; j < guide_.size(); ++j) {
+    double u = static_cast<double>(j) / static_cast<double>(guide_.size());
+    while (k + 1 < cdf_.size() && cdf_[k] <= u) ++k;
+    guide_[j] = static_cast<uint32_t>(k);
+  }
 }
 
 size_t CumulativeTable::pick(double u) const {
-  // The first k with u < cdf[k]: zero weights repeat the previous sum and are never picked.
-  auto it = std::upper_bound(cdf_.begin(), cdf_.end(), u);
-  return std::min(static_cast<size_t>(it - cdf_.begin()), cdf_.size() - 1);
+  // The first k with u < cdf[k]: zero weights repeat the previous sum and are never picked. The
+  // guide entry may be one off where u * size rounds across an integer: walk either way.
+  auto j = static_cast<size_t>(u * static_cast<double>(guide_.size()));
+  size_t k = guide_[std::min(j, guide_.size() - 1)];
+  while (k > 0 && cdf_[k - 1] > u) --k;
+  while (k + 1 < cdf_.size() && cdf_[k] <= u) ++k;
+  return k;
 }
 
 namespace {

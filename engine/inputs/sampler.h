@@ -56,14 +56,17 @@ std::unique_ptr<Sampler> make_categorical(const std::vector<double>& weights,
                                           const std::vector<double>& values);
 // Integers k in [lo, hi) with probability proportional to (k - lo + 1)^-alpha (Zipf's law).
 std::unique_ptr<Sampler> make_power_law(double alpha, double lo, double hi);
-// The index k in [0, weights.size()) of a cumulative table, for a uniform u in (0, 1).
+// The index k in [0, weights.size()) of a cumulative table, for a uniform u in [0, 1): the first
+// k whose running sum exceeds u. A guide table (Chen and Asau) starts the search near the answer,
+// so a pick costs O(1) steps on average however long the table.
 class CumulativeTable {
  public:
   explicit CumulativeTable(const std::vector<double>& weights);
-  size_t pick(double u) const;  // u in (0, 1)
+  size_t pick(double u) const;
 
  private:
-  std::vector<double> cdf_;  // normalized running sums, the last exactly 1
+  std::vector<double> cdf_;      // normalized running sums, the last exactly 1
+  std::vector<uint32_t> guide_;  // guide_[j]: the pick for u = j / guide_.size()
 };
 
 }  // namespace kta::engine

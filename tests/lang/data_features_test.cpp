@@ -191,7 +191,7 @@ TEST_F(DataFeatures, MixtureArgumentsAreChecked) {
   EXPECT_NE(out.find("must have one weight per component (1), found 2"), std::string::npos) << out;
   EXPECT_FALSE(check("f32", "std.inputs.mixture(components: [std.inputs.normal(), 3])"));
   EXPECT_NE(out.find("item 2 of argument 'components' of 'std.inputs.mixture' must be a "
-                     "distribution such as std.inputs.normal(), found a number"),
+                     "distribution such as std.inputs.normal(), found an integer"),
             std::string::npos)
       << out;
   // A component is checked against the tensor like the whole.
