@@ -99,6 +99,7 @@ namespace kta::lang {
   X(argument_count, error, "'{}' takes {} arguments, found {}")                                    \
   X(missing_argument, error, "missing argument '{}' of '{}'")                                      \
   X(bad_distribution_argument, error, "argument '{}' of '{}' {}")                                  \
+  X(distribution_dtype, error, "'{}' cannot fill the {} tensor '{}': {}")                          \
   X(duplicate_argument, error, "argument '{}' is given more than once")                            \
   X(positional_after_keyword, error, "positional argument after a keyword argument")               \
   X(too_many_arguments, error, "'{}' takes at most {} arguments, found {}")                        \

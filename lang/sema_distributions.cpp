@@ -234,6 +234,15 @@ class Lowering {
     }
     if (!ok) return false;
     const std::string& n = d.name;
+    bool is_unsigned =
+        dtype_ == model::DType::u8 || dtype_ == model::DType::u32 || dtype_ == model::DType::u64;
+    if (n == "normal" && is_unsigned) {
+      ctx_.diags().report(s.call, Msg::distribution_dtype, callee, tensor_.dtype, tensor_.name,
+                          "it draws negative values (use integers, categorical or power_law)");
+      return false;
+    }
+    if (n == "uniform" && is_unsigned && has({"lo"}) && num("lo") < 0)
+      return bad(s.arg("lo"), "lo", callee, fits_text(num("lo")));
     if (n == "normal" && has({"std"}) && !(num("std") >= 0))
       return bad(s.arg("std"), "std", callee, fmt::format("must be >= 0, found {}", num("std")));
     if ((n == "uniform" || n == "integers" || n == "power_law") && has({"lo", "hi"})) {

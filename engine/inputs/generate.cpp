@@ -76,8 +76,13 @@ bool integral(double v) { return std::isfinite(v) && std::floor(v) == v; }
 
 // ---- the distributions: a validity check and a fill each ----
 
-void check_normal(const Distribution& d, const Args& a, DType, size_t) {
+bool is_unsigned_dtype(DType t) { return t == DType::u8 || t == DType::u32 || t == DType::u64; }
+
+void check_normal(const Distribution& d, const Args& a, DType t, size_t) {
   if (!(a[1] >= 0)) bad(d, fmt::format("std ({}) must be >= 0", a[1]));
+  // Half its values would saturate to 0.
+  if (is_unsigned_dtype(t))
+    bad(d, fmt::format("draws negative values, which {} cannot hold", dtype_name(t)));
 }
 
 void fill_normal(const Args& a, uint64_t key, size_t begin, size_t end, double* out) {
@@ -91,8 +96,10 @@ void fill_normal(const Args& a, uint64_t key, size_t begin, size_t end, double* 
   });
 }
 
-void check_uniform(const Distribution& d, const Args& a, DType, size_t) {
+void check_uniform(const Distribution& d, const Args& a, DType t, size_t) {
   if (!(a[0] < a[1])) bad(d, fmt::format("lo ({}) must be < hi ({})", a[0], a[1]));
+  if (is_unsigned_dtype(t) && a[0] < 0)
+    bad(d, fmt::format("lo ({}) is negative, which {} cannot hold", a[0], dtype_name(t)));
 }
 
 void fill_uniform(const Args& a, uint64_t key, size_t begin, size_t end, double* out) {

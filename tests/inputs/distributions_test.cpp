@@ -108,6 +108,10 @@ TEST(UnsignedDtypes, IntegersFillThemAndRangesAreChecked) {
   expect_error(ints(-1, 3), DType::u32, "integers: values in [-1, 2] do not fit u32");
   expect_error(ints(0, 0x1p32 + 1), DType::u32,
                "integers: values in [0, 4294967296] do not fit u32");
+  expect_error(make("normal", {}), DType::u32,
+               "normal: draws negative values, which u32 cannot hold");
+  expect_error(make("uniform", {number("lo", -1), number("hi", 1)}), DType::u64,
+               "uniform: lo (-1) is negative, which u64 cannot hold");
   HostTensor b = draw(DType::u64, make("bernoulli", {number("p", 0.5)}), 64);
   EXPECT_EQ(histogram(b).size(), 2u);
 }

@@ -63,6 +63,14 @@ TEST_F(DataFeatures, NegativeValuesDoNotFitAnUnsignedTensor) {
       << out;
 }
 
+TEST_F(DataFeatures, UnsignedTensorsRefuseNegativeDistributions) {
+  EXPECT_FALSE(check("u64", "std.inputs.normal()"));
+  EXPECT_NE(out.find("'std.inputs.normal' cannot fill the u64 tensor 'a': it draws negative "
+                     "values (use integers, categorical or power_law)"),
+            std::string::npos)
+      << out;
+}
+
 TEST_F(DataFeatures, InfAndNanInitializeFloatingTensors) {
   auto r = check("f32", "std.inputs.constant(value: -inf)");
   ASSERT_TRUE(r) << out;
