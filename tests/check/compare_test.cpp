@@ -182,6 +182,9 @@ TEST(Compare, UnsignedAndWideIntegersCompareExactly) {
   EXPECT_EQ(r.mismatches, 1u);
   EXPECT_EQ(r.first_bad_index, 0);
   EXPECT_EQ(r.max_abs_error, 1.0);
+  EXPECT_EQ(r.reason,
+            "1 of 2 elements outside tolerance (first at index 0: got 18364758544493064721, want "
+            "18364758544493064720)");
   EXPECT_TRUE(compare(u64({big, 7}), u64({big - 1, 7}), tol(1, 0)).pass);
   HostTensor a = HostTensor::zeros(DType::i64, {1}), b = HostTensor::zeros(DType::i64, {1});
   int64_t x = -(int64_t{1} << 60) - 1, y = -(int64_t{1} << 60);
