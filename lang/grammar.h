@@ -47,6 +47,7 @@ struct string_open : one<'"'> {};
 struct plain_string : if_must<string_open, string_rest> {};
 struct string_lit : sor<text_block, plain_string> {};
 struct bool_lit : sor<kw<string<'t', 'r', 'u', 'e'>>, kw<string<'f', 'a', 'l', 's', 'e'>>> {};
+struct float_word : sor<kw<string<'i', 'n', 'f'>>, kw<string<'n', 'a', 'n'>>> {};
 
 // ---- expressions ----
 // Blanks around a binary operator: a line break only inside brackets and calls, where the parse
@@ -84,7 +85,8 @@ struct call_args
     : seq<one<'('>, ws, opt<arg, star<comma, must<arg>>, opt<comma>>, ws, must<close_paren>> {};
 struct call_expr : seq<call_head, must<call_args>> {};
 struct name_ref : qname {};
-struct primary : sor<number, string_lit, bool_lit, paren_expr, list_expr, call_expr, name_ref> {};
+struct primary
+    : sor<number, string_lit, bool_lit, float_word, paren_expr, list_expr, call_expr, name_ref> {};
 struct unary;
 struct unary_op : seq<one<'-', '!'>, not_at<one<'='>>> {};
 struct prefixed : seq<unary_op, sp, must<unary>> {};
@@ -133,7 +135,8 @@ struct scalar_type
 struct dtype
     : sor<kw<string<'f', '1', '6'>>, kw<string<'b', 'f', '1', '6'>>, kw<string<'f', '3', '2'>>,
           kw<string<'f', '6', '4'>>, kw<string<'i', '8'>>, kw<string<'i', '3', '2'>>,
-          kw<string<'i', '6', '4'>>, kw<string<'u', '8'>>, kw<string<'b', 'o', 'o', 'l'>>> {};
+          kw<string<'i', '6', '4'>>, kw<string<'u', '8'>>, kw<string<'u', '3', '2'>>,
+          kw<string<'u', '6', '4'>>, kw<string<'b', 'o', 'o', 'l'>>> {};
 struct colon : seq<sp, one<':'>, sp> {};
 struct param_value : seq<sp, one<'='>, ws, must<expr>> {};
 struct param_name : ident {};
@@ -208,7 +211,7 @@ struct preset_kind : sor<kw<string<'t', 'o', 'l', 'e', 'r', 'a', 'n', 'c', 'e'>>
                          kw<string<'t', 'i', 'm', 'i', 'n', 'g'>>> {};
 struct preset_name : ident {};
 struct preset_decl : if_must<preset_kind, sp, preset_name, ws, settings_block, end_stmt> {};
-struct sig_type : ident {};
+struct sig_type : sor<seq<one<'['>, ident, one<']'>>, ident> {};
 struct sig_default : seq<sp, one<'='>, ws, must<expr>> {};
 struct sig_name : ident {};
 struct param_sig : seq<sig_name, colon, must<sig_type>, opt<sig_default>> {};

@@ -30,7 +30,8 @@ namespace kta::lang {
   X(unexpected, error, "unexpected {}")                                                            \
   X(expected_string, error, "expected a string, found {}")                                         \
   X(expected_type, error, "expected a scalar type (i32 i64 u32 u64 f32 f64 bool), found {}")       \
-  X(expected_dtype, error, "expected a dtype (f16 bf16 f32 f64 i8 i32 i64 u8 bool), found {}")     \
+  X(expected_dtype, error,                                                                         \
+    "expected a dtype (f16 bf16 f32 f64 i8 i32 i64 u8 u32 u64 bool), found {}")                    \
   X(expected_lbracket_dims, error, "expected '[' and the tensor's dims, found {}")                 \
   X(expected_flavor, error, "expected a flavour (hip, torch or triton), found {}")                 \
   X(expected_entry_mode, error, "expected kernel, launcher, module or function, found {}")         \
@@ -97,6 +98,8 @@ namespace kta::lang {
   X(operand_mismatch, error, "operator '{}' cannot combine {} and {}")                             \
   X(argument_count, error, "'{}' takes {} arguments, found {}")                                    \
   X(missing_argument, error, "missing argument '{}' of '{}'")                                      \
+  X(bad_distribution_argument, error, "argument '{}' of '{}' {}")                                  \
+  X(distribution_dtype, error, "'{}' cannot fill the {} tensor '{}': {}")                          \
   X(duplicate_argument, error, "argument '{}' is given more than once")                            \
   X(positional_after_keyword, error, "positional argument after a keyword argument")               \
   X(too_many_arguments, error, "'{}' takes at most {} arguments, found {}")                        \

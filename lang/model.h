@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -21,7 +22,9 @@ namespace kta::model {
 
 using ExprRef = std::shared_ptr<const ast::Expr>;
 
-enum class DType { f16, bf16, f32, f64, i8, i32, i64, u8, boolean };
+// New dtypes go at the end: the numbering is the launch ABI's (enum kta_dtype) and the reference
+// cache's.
+enum class DType { f16, bf16, f32, f64, i8, i32, i64, u8, boolean, u32, u64 };
 
 // The C type a HIP kernel parameter has for a tensor of this dtype ("float", "__half", ...).
 inline const char* hip_c_type(DType dtype) {
@@ -44,6 +47,10 @@ inline const char* hip_c_type(DType dtype) {
       return "uint8_t";
     case DType::boolean:
       return "bool";
+    case DType::u32:
+      return "uint32_t";
+    case DType::u64:
+      return "uint64_t";
   }
   return "void";
 }
@@ -67,10 +74,28 @@ struct Param {
   lang::SourceRange where;
 };
 
+struct Distribution;
+
+// One argument of a distribution: a number, a list of numbers (categorical weights) or a list of
+// distributions (mixture components).
+struct DistributionArg {
+  std::string name;
+  std::vector<double> numbers;  // a number argument: its one value
+  bool is_list = false;
+  std::vector<Distribution> components;  // a list of distributions
+};
+
 // An input distribution, e.g. normal(mean: 0, std: 2); `name` is the built-in generator.
 struct Distribution {
-  std::string name;                    // normal uniform integers ones zeros arange constant ...
-  std::map<std::string, double> args;  // evaluated keyword arguments, defaults filled in
+  std::string name;                   // normal uniform integers ... categorical power_law mixture
+  std::vector<DistributionArg> args;  // in declaration order, defaults filled in
+  lang::SourceRange where;            // the call, for messages; empty when built in code
+
+  const DistributionArg* arg(std::string_view key) const {
+    for (const DistributionArg& a : args)
+      if (a.name == key) return &a;
+    return nullptr;
+  }
 };
 
 struct Tensor {

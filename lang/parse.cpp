@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "lang/grammar.h"
@@ -380,6 +381,13 @@ KTA_ACTION(text_block) {
 }
 ;
 KTA_ACTION(bool_lit) { push(s, ast::BoolLit{in.string_view() == "true"}, s.range(in)); }
+}
+;
+KTA_ACTION(float_word) {
+  double v = in.string_view() == "inf" ? std::numeric_limits<double>::infinity()
+                                       : std::numeric_limits<double>::quiet_NaN();
+  push(s, ast::FloatLit{v, in.string()}, s.range(in));
+}
 }
 ;
 KTA_ACTION(name_ref) { push(s, ast::NameRef{in.string()}, s.range(in)); }

@@ -71,8 +71,19 @@ class Sema {
   std::optional<int64_t> duration_value(const ast::Setting& s, Module& m);
   std::optional<bool> bool_value(const ast::Setting& s, Module& m);
 
+  // A call's argument expression for each parameter of a callable, with the module it is read in
+  // (a default's: the declaring module); reports unknown, duplicate and missing arguments and
+  // leaves those out.
+  struct BoundExpr {
+    const ast::Expr* expr = nullptr;
+    Module* module = nullptr;
+  };
+  std::map<std::string, BoundExpr> call_exprs(const ast::Call& call, Module& from,
+                                              const ast::CallableDecl& decl, Module& decl_module,
+                                              size_t skip = 0);
   // Binds a call's arguments to a callable's parameters: unknown, duplicate and missing
   // arguments, type errors; defaults filled in. `skip` leading positional args are not bound.
+  // List-typed parameters ([f64], [distribution]) are left to their callers (distribution_of).
   std::optional<std::map<std::string, model::Value>> bind_call(const ast::Call& call, Module& from,
                                                                const ast::CallableDecl& decl,
                                                                Module& decl_module,
@@ -120,12 +131,15 @@ struct TaskContext {
 };
 
 // ---- passes ----
-void check_module_decls(Sema& sema, Module& m);     // sema_decls.cpp
-void collect_task_items(TaskContext& ctx);          // sema_names.cpp
-void check_tensors(TaskContext& ctx);               // sema_tensors.cpp
-void check_entries(TaskContext& ctx);               // sema_entries.cpp
-void check_grids(TaskContext& ctx);                 // sema_grids.cpp
-void check_tolerances_and_gates(TaskContext& ctx);  // sema_gates.cpp
+void check_module_decls(Sema& sema, Module& m);  // sema_decls.cpp
+void collect_task_items(TaskContext& ctx);       // sema_names.cpp
+void check_tensors(TaskContext& ctx);            // sema_tensors.cpp
+// A tensor's initializer as a distribution, its arguments checked against the tensor's dtype.
+std::optional<model::Distribution> distribution_of(TaskContext& ctx, const ast::TensorDecl& tensor,
+                                                   model::DType dtype);  // sema_distributions.cpp
+void check_entries(TaskContext& ctx);                                    // sema_entries.cpp
+void check_grids(TaskContext& ctx);                                      // sema_grids.cpp
+void check_tolerances_and_gates(TaskContext& ctx);                       // sema_gates.cpp
 std::optional<model::Task> lower_task(Sema& sema, Module& m,
                                       const ast::TaskDecl& decl);  // sema_task.cpp
 std::optional<model::Plan> lower_plan(Sema& sema, Module& m,

@@ -9,6 +9,8 @@ namespace {
 
 constexpr std::string_view kParamTypes[] = {"i32", "i64",  "u32",    "u64",      "f32",
                                             "f64", "bool", "string", "duration", "size"};
+// Lists are arguments of distributions only: categorical weights, mixture components.
+constexpr std::string_view kListTypes[] = {"[f64]", "[distribution]"};
 
 void check_callable(Sema& sema, Module& m, const ast::CallableDecl& c) {
   DiagnosticEngine& d = sema.diags();
@@ -17,9 +19,15 @@ void check_callable(Sema& sema, Module& m, const ast::CallableDecl& c) {
     if (!names.insert(p.name).second) d.report(p.name_where, Msg::duplicate_definition, p.name);
     bool known = false;
     for (auto t : kParamTypes) known |= t == p.type;
+    if (c.kind == "distribution")
+      for (auto t : kListTypes) known |= t == p.type;
     if (!known) {
       d.report(p.type_where, Msg::bad_enum, fmt::format("the type of '{}'", p.name),
-               "i32, i64, u32, u64, f32, f64, bool, string, duration, size", p.type);
+               c.kind == "distribution"
+                   ? "i32, i64, u32, u64, f32, f64, bool, string, duration, size, [f64], "
+                     "[distribution]"
+                   : "i32, i64, u32, u64, f32, f64, bool, string, duration, size",
+               p.type);
       continue;
     }
   }

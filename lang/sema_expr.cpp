@@ -593,6 +593,22 @@ std::map<std::string, const ast::Arg*> match_args(Sema& sema, const ast::Call& c
 
 }  // namespace
 
+std::map<std::string, Sema::BoundExpr> Sema::call_exprs(const ast::Call& call, Module& from,
+                                                        const ast::CallableDecl& decl,
+                                                        Module& decl_module, size_t skip) {
+  std::map<std::string, BoundExpr> out;
+  std::map<std::string, const ast::Arg*> given = match_args(*this, call, decl, skip);
+  for (const ast::ParamSig& p : decl.params) {
+    if (auto it = given.find(p.name); it != given.end())
+      out[p.name] = {it->second->value.get(), &from};
+    else if (p.default_value)
+      out[p.name] = {p.default_value.get(), &decl_module};
+    else
+      diags().report(call.callee_where, Msg::missing_argument, p.name, call.callee);
+  }
+  return out;
+}
+
 std::optional<std::map<std::string, model::Value>> Sema::bind_call(const ast::Call& call,
                                                                    Module& from,
                                                                    const ast::CallableDecl& decl,
@@ -600,19 +616,12 @@ std::optional<std::map<std::string, model::Value>> Sema::bind_call(const ast::Ca
                                                                    size_t skip) {
   std::map<std::string, model::Value> out;
   size_t before = diags().error_count();
-  std::map<std::string, const ast::Arg*> given = match_args(*this, call, decl, skip);
+  std::map<std::string, BoundExpr> exprs = call_exprs(call, from, decl, decl_module, skip);
   for (const ast::ParamSig& p : decl.params) {
-    const ast::Expr* e = nullptr;
-    Module* m = &from;
-    if (auto it = given.find(p.name); it != given.end()) {
-      e = it->second->value.get();
-    } else if (p.default_value) {
-      e = p.default_value.get();
-      m = &decl_module;
-    } else {
-      diags().report(call.callee_where, Msg::missing_argument, p.name, call.callee);
-      continue;
-    }
+    auto it = exprs.find(p.name);
+    if (p.type[0] == '[' || it == exprs.end()) continue;
+    const ast::Expr* e = it->second.expr;
+    Module* m = it->second.module;
     size_t errs = diags().error_count();
     Ty t = check_expr(*e, Scope{m, {}, false});
     if (diags().error_count() != errs) continue;

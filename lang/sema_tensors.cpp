@@ -24,6 +24,8 @@ model::DType dtype(const std::string& t) {
   if (t == "i32") return model::DType::i32;
   if (t == "i64") return model::DType::i64;
   if (t == "u8") return model::DType::u8;
+  if (t == "u32") return model::DType::u32;
+  if (t == "u64") return model::DType::u64;
   if (t == "bool") return model::DType::boolean;
   return model::DType::f32;
 }
@@ -49,36 +51,6 @@ void lower_param(TaskContext& ctx, const ast::ParamDecl& p) {
   ctx.task.params.push_back(std::move(out));
 }
 
-std::optional<model::Distribution> distribution_of(TaskContext& ctx, const ast::ExprPtr& init) {
-  const auto* call = std::get_if<ast::Call>(&init->node);
-  ast::Call bare;
-  if (!call) {
-    const auto* name = std::get_if<ast::NameRef>(&init->node);
-    if (!name) {
-      ctx.diags().report(init->where, Msg::type_mismatch, "an input's initializer",
-                         "a distribution such as std.inputs.normal()", "an expression");
-      return std::nullopt;
-    }
-    bare.callee = name->name;
-    bare.callee_where = init->where;
-    call = &bare;
-  }
-  auto decl = ctx.sema.callable(*call, ctx.module, "distribution");
-  if (!decl) return std::nullopt;
-  auto args = ctx.sema.bind_call(*call, ctx.module, *decl->first, *decl->second);
-  if (!args) return std::nullopt;
-  model::Distribution out{decl->first->name, {}};
-  for (const auto& [k, v] : *args) {
-    if (std::holds_alternative<int64_t>(v))
-      out.args[k] = static_cast<double>(std::get<int64_t>(v));
-    else if (std::holds_alternative<double>(v))
-      out.args[k] = std::get<double>(v);
-    else if (std::holds_alternative<bool>(v))
-      out.args[k] = std::get<bool>(v) ? 1.0 : 0.0;
-  }
-  return out;
-}
-
 void lower_tensor(TaskContext& ctx, const ast::TensorDecl& t) {
   model::Tensor out;
   out.name = t.name;
@@ -101,7 +73,7 @@ void lower_tensor(TaskContext& ctx, const ast::TensorDecl& t) {
   } else if (!t.init) {
     ctx.diags().report(t.name_where, Msg::input_without_distribution, t.role, t.name);
   } else {
-    out.init = distribution_of(ctx, t.init);
+    out.init = distribution_of(ctx, t, out.dtype);
   }
   ctx.task.tensors.push_back(std::move(out));
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "engine/inputs/slices.h"
@@ -24,11 +25,39 @@ Verdict judge(double got, double want, const model::Tolerance& tol) {
              : Verdict::outside_tolerance;
 }
 
-std::string first_bad_text(const CompareResult& r) {
-  double got = r.got_at_first_bad, want = r.want_at_first_bad;
+// Element i as text: exact for 64-bit integers, whose neighbours above 2^53 print alike as
+// doubles; `as_double` otherwise.
+std::string element_text(const HostTensor& t, int64_t i, double as_double) {
+  uint64_t raw = 0;
+  if (t.dtype == model::DType::u64 || t.dtype == model::DType::i64)
+    std::memcpy(&raw, t.bytes.data() + i * 8, 8);
+  if (t.dtype == model::DType::u64) return fmt::format("{}", raw);
+  if (t.dtype == model::DType::i64) return fmt::format("{}", static_cast<int64_t>(raw));
+  return fmt::format("{}", as_double);
+}
+
+std::string first_bad_text(const CompareResult& r, const HostTensor& got_t,
+                           const HostTensor& want_t) {
+  double got = r.got_at_first_bad;
+  std::string want = element_text(want_t, r.first_bad_index, r.want_at_first_bad);
   if (std::isnan(got))
     return fmt::format("NaN at index {} where the reference is {}", r.first_bad_index, want);
-  return fmt::format("first at index {}: got {}, want {}", r.first_bad_index, got, want);
+  return fmt::format("first at index {}: got {}, want {}", r.first_bad_index,
+                     element_text(got_t, r.first_bad_index, got), want);
+}
+
+// |got - want| of element i of a 64-bit integer tensor, exactly: above 2^53 neighbouring values
+// share a double, and a hash or bit pattern off by one must still fail.
+double exact_int_difference(const HostTensor& got, const HostTensor& want, size_t i) {
+  uint64_t g, w;
+  std::memcpy(&g, got.bytes.data() + i * 8, 8);
+  std::memcpy(&w, want.bytes.data() + i * 8, 8);
+  if (got.dtype == model::DType::i64) {
+    auto a = static_cast<__int128>(static_cast<int64_t>(g));
+    auto b = static_cast<__int128>(static_cast<int64_t>(w));
+    return static_cast<double>(a > b ? a - b : b - a);
+  }
+  return static_cast<double>(g > w ? g - w : w - g);
 }
 
 // One slice [begin, end) of a comparison: the figures of CompareResult over it.
@@ -43,6 +72,7 @@ Scan scan(const HostTensor& got, const HostTensor& want, const model::Tolerance&
           size_t end) {
   Scan s;
   CompareResult& r = s.result;
+  bool wide_int = got.dtype == model::DType::i64 || got.dtype == model::DType::u64;
   constexpr size_t kChunk = 2048;
   double g_buf[kChunk], w_buf[kChunk];
   for (size_t base = begin; base < end; base += kChunk) {
@@ -58,6 +88,11 @@ Scan scan(const HostTensor& got, const HostTensor& want, const model::Tolerance&
         if (w != 0) r.max_rel_error = std::max(r.max_rel_error, abs_err / std::fabs(w));
       }
       Verdict v = judge(g, w, tol);
+      if (wide_int && g == w) {
+        double d = exact_int_difference(got, want, base + k);
+        r.max_abs_error = std::max(r.max_abs_error, d);
+        if (d > tol.atol + tol.rtol * std::fabs(w)) v = Verdict::outside_tolerance;
+      }
       if (v == Verdict::ok) continue;
       if (v == Verdict::nan_in_output) ++s.nan_where_number;
       if (r.examples.size() < kMismatchExamples)
@@ -121,11 +156,12 @@ CompareResult compare(const HostTensor& got, const HostTensor& want, const model
   if (r.pass) return r;
   if (r.mismatches == 1) {
     r.reason = std::isnan(r.got_at_first_bad)
-                   ? first_bad_text(r)
-                   : fmt::format("1 of {} elements outside tolerance ({})", n, first_bad_text(r));
+                   ? first_bad_text(r, got, want)
+                   : fmt::format("1 of {} elements outside tolerance ({})", n,
+                                 first_bad_text(r, got, want));
   } else {
-    r.reason =
-        fmt::format("{} of {} elements outside tolerance ({})", r.mismatches, n, first_bad_text(r));
+    r.reason = fmt::format("{} of {} elements outside tolerance ({})", r.mismatches, n,
+                           first_bad_text(r, got, want));
   }
   if (nan_where_number > 0 && r.mismatches > 1)
     r.reason += fmt::format("; {} NaN where the reference has a number", nan_where_number);

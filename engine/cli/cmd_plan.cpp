@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "engine/cli/commands.h"
+#include "engine/inputs/host_tensor.h"
 #include "engine/plan/compile.h"
 #include "engine/plan/plan.h"
 #include "lang/eval.h"
@@ -25,10 +26,6 @@ std::string rel(const fs::path& p) {
   return ec || r.empty() ? p.string() : r.string();
 }
 
-const char* dtype_name(DType d) {
-  static const char* names[] = {"f16", "bf16", "f32", "f64", "i8", "i32", "i64", "u8", "bool"};
-  return names[static_cast<int>(d)];
-}
 const char* scalar_name(ScalarType t) {
   static const char* names[] = {"i32", "i64", "u32", "u64", "f32", "f64", "bool"};
   return names[static_cast<int>(t)];
@@ -68,6 +65,24 @@ std::string entry_text(const Entry& e) {
 }
 
 std::string value(const Value& v) { return lang::value_text(v); }
+
+// `normal(mean: 0, std: 1)`: arguments in the declaration's order, lists and components as
+// written.
+std::string distribution_text(const Distribution& d) {
+  std::string args;
+  for (const DistributionArg& a : d.args) {
+    std::string v;
+    if (!a.components.empty()) {
+      for (const Distribution& c : a.components)
+        v += (v.empty() ? "" : ", ") + distribution_text(c);
+    } else {
+      v = fmt::format("{:g}", fmt::join(a.numbers, ", "));
+    }
+    args +=
+        fmt::format("{}{}: {}", args.empty() ? "" : ", ", a.name, a.is_list ? "[" + v + "]" : v);
+  }
+  return fmt::format("{}({})", d.name, args);
+}
 
 std::string timing_text(const Timing& t) {
   return fmt::format(
@@ -140,14 +155,9 @@ void explain_task(std::ostream& os, const Task& t, const std::optional<Timing>& 
   for (const Tensor& x : t.tensors) {
     std::string dims;
     for (const auto& d : x.shape) dims += (dims.empty() ? "" : ", ") + expr(d);
-    std::string init;
-    if (x.init) {
-      for (const auto& [k, v] : x.init->args)
-        init += fmt::format("{}{}: {:g}", init.empty() ? "" : ", ", k, v);
-      init = fmt::format(" = {}({})", x.init->name, init);
-    }
-    os << fmt::format("  {:<11} {}: {}[{}]{}\n", role_name(x.role), x.name, dtype_name(x.dtype),
-                      dims, init);
+    std::string init = x.init ? " = " + distribution_text(*x.init) : "";
+    os << fmt::format("  {:<11} {}: {}[{}]{}\n", role_name(x.role), x.name,
+                      engine::dtype_name(x.dtype), dims, init);
   }
   os << fmt::format("  reference   {}\n", entry_text(t.reference));
   os << fmt::format("  baseline    {}\n", entry_text(t.baseline));

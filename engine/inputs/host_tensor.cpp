@@ -20,9 +20,11 @@ size_t dtype_size(DType dtype) {
       return 2;
     case DType::f32:
     case DType::i32:
+    case DType::u32:
       return 4;
     case DType::f64:
     case DType::i64:
+    case DType::u64:
       return 8;
     case DType::i8:
     case DType::u8:
@@ -52,6 +54,10 @@ const char* dtype_name(DType dtype) {
       return "u8";
     case DType::boolean:
       return "bool";
+    case DType::u32:
+      return "u32";
+    case DType::u64:
+      return "u64";
   }
   return "?";
 }
@@ -124,6 +130,10 @@ double element_as_double(const HostTensor& t, size_t i) {
       return load<uint8_t>(t, i);
     case DType::boolean:
       return load<uint8_t>(t, i);  // raw: a byte other than 0/1 is garbage
+    case DType::u32:
+      return load<uint32_t>(t, i);
+    case DType::u64:
+      return static_cast<double>(load<uint64_t>(t, i));
   }
   return 0;
 }
@@ -156,6 +166,12 @@ void set_element(HostTensor& t, size_t i, double v) {
       break;
     case DType::boolean:
       store(t, i, static_cast<uint8_t>(v != 0 ? 1 : 0));
+      break;
+    case DType::u32:
+      store(t, i, to_integer<uint32_t>(v));
+      break;
+    case DType::u64:
+      store(t, i, to_integer<uint64_t>(v));
       break;
   }
 }
@@ -205,6 +221,10 @@ void load_elements(const HostTensor& t, size_t begin, size_t n, double* out) {
     case DType::u8:
     case DType::boolean:
       return load_loop<uint8_t>(t, begin, n, out, same);
+    case DType::u32:
+      return load_loop<uint32_t>(t, begin, n, out, same);
+    case DType::u64:
+      return load_loop<uint64_t>(t, begin, n, out, same);
   }
 }
 
@@ -231,6 +251,10 @@ void store_elements(HostTensor& t, size_t begin, size_t n, const double* values)
     case DType::boolean:
       return store_loop<uint8_t>(t, begin, n, values,
                                  [](double v) { return static_cast<uint8_t>(v != 0 ? 1 : 0); });
+    case DType::u32:
+      return store_loop<uint32_t>(t, begin, n, values, to_integer<uint32_t>);
+    case DType::u64:
+      return store_loop<uint64_t>(t, begin, n, values, to_integer<uint64_t>);
   }
 }
 

@@ -3,6 +3,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 namespace kta::engine::portable {
 
@@ -10,6 +11,7 @@ namespace {
 
 constexpr double kLn2Hi = 6.93147180369123816490e-01;  // ln 2 split so e * kLn2Hi is exact
 constexpr double kLn2Lo = 1.90821492927058770002e-10;
+constexpr double kInvLn2 = 1.44269504088896340736;
 constexpr double kSqrtHalf = 0.70710678118654752440;
 constexpr double kHalfPi = 1.57079632679489661923;
 
@@ -110,6 +112,18 @@ double log(double x) {
   double ln_m = 2.0 * s + 2.0 * s * s2 * p;
   double de = e;
   return de * kLn2Hi + (ln_m + de * kLn2Lo);
+}
+
+double exp(double x) {
+  if (x != x) return x;
+  if (x > 709.78) return std::numeric_limits<double>::infinity();
+  if (x < -745.2) return 0.0;
+  // x = k ln2 + r with |r| <= ln2 / 2: k * kLn2Hi is exact (kLn2Hi has trailing zero bits).
+  double k = std::floor(x * kInvLn2 + 0.5);
+  double r = (x - k * kLn2Hi) - k * kLn2Lo;
+  double p = 1.0;  // Taylor series to r^14 / 14!, below an ulp for |r| <= 0.35
+  for (int n = 14; n >= 1; --n) p = 1.0 + r * p / n;
+  return std::ldexp(p, static_cast<int>(k));
 }
 
 double cos_2pi(double t) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace kta::engine {
@@ -164,6 +165,42 @@ TEST(Compare, SlicedScanOfALargeTensorMatchesTheSerialFigures) {
   CompareResult ok = compare(got, want, tol(1e-6, 0, 0.5));
   EXPECT_TRUE(ok.pass) << ok.reason;
   EXPECT_EQ(ok.first_bad_index, static_cast<int64_t>(bad[0]));
+}
+
+// 64-bit integers above 2^53 share doubles with their neighbours: hashes and bit patterns off by
+// one must still fail, and u32 values above int32's range compare as themselves.
+TEST(Compare, UnsignedAndWideIntegersCompareExactly) {
+  auto u64 = [](std::vector<uint64_t> v) {
+    HostTensor t = HostTensor::zeros(DType::u64, {static_cast<int64_t>(v.size())});
+    std::memcpy(t.bytes.data(), v.data(), v.size() * 8);
+    return t;
+  };
+  uint64_t big = 0xfedcba9876543211ull;
+  EXPECT_TRUE(compare(u64({big, 7}), u64({big, 7}), tol(0, 0)).pass);
+  CompareResult r = compare(u64({big, 7}), u64({big - 1, 7}), tol(0, 0));
+  EXPECT_FALSE(r.pass);
+  EXPECT_EQ(r.mismatches, 1u);
+  EXPECT_EQ(r.first_bad_index, 0);
+  EXPECT_EQ(r.max_abs_error, 1.0);
+  EXPECT_EQ(r.reason,
+            "1 of 2 elements outside tolerance (first at index 0: got 18364758544493064721, want "
+            "18364758544493064720)");
+  EXPECT_TRUE(compare(u64({big, 7}), u64({big - 1, 7}), tol(1, 0)).pass);
+  HostTensor a = HostTensor::zeros(DType::i64, {1}), b = HostTensor::zeros(DType::i64, {1});
+  int64_t x = -(int64_t{1} << 60) - 1, y = -(int64_t{1} << 60);
+  std::memcpy(a.bytes.data(), &x, 8);
+  std::memcpy(b.bytes.data(), &y, 8);
+  EXPECT_FALSE(compare(a, b, tol(0, 0)).pass);
+  HostTensor u = HostTensor::zeros(DType::u32, {2}), w = HostTensor::zeros(DType::u32, {2});
+  uint32_t uv[2] = {4000000000u, 1}, wv[2] = {4000000000u, 2};
+  std::memcpy(u.bytes.data(), uv, 8);
+  std::memcpy(w.bytes.data(), wv, 8);
+  r = compare(u, w, tol(0, 0));
+  EXPECT_EQ(r.mismatches, 1u);
+  EXPECT_EQ(r.first_bad_index, 1);
+  EXPECT_NE(
+      compare(u, u64({1, 2}), tol(0, 0)).reason.find("dtype mismatch: got u32[2], want u64[2]"),
+      std::string::npos);
 }
 
 }  // namespace

@@ -12,8 +12,8 @@ namespace {
 
 using model::DType;
 
-const DType kAll[] = {DType::f16, DType::bf16, DType::f32, DType::f64,    DType::i8,
-                      DType::i32, DType::i64,  DType::u8,  DType::boolean};
+const DType kAll[] = {DType::f16, DType::bf16, DType::f32,     DType::f64, DType::i8, DType::i32,
+                      DType::i64, DType::u8,   DType::boolean, DType::u32, DType::u64};
 
 TEST(Poison, AlternatesByLaunch) {
   EXPECT_EQ(poison_for_launch(0), Poison::nan);

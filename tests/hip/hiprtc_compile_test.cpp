@@ -162,6 +162,17 @@ TEST_F(HipRtc, NarrowerIntegerIsASignatureMismatch) {
       << out.result.log;
 }
 
+TEST_F(HipRtc, UnsignedLongLongTakesU64AndIsSpelledAsWritten) {
+  // votes(unsigned long long* out, ...): a u64 tensor binds, an i64 one is named as it is.
+  RtcOutput wrong =
+      compile("warp_votes.hip", "votes", {ptr("int64_t"), ptr("float"), scalar(ArgType::i32)});
+  ASSERT_FALSE(wrong.result.ok);
+  EXPECT_EQ(wrong.result.error,
+            "signature mismatch: parameter 1 of 'votes' is unsigned long long*, the task passes a "
+            "int64_t* buffer")
+      << wrong.result.log;
+}
+
 TEST_F(HipRtc, WrongPointeeIsASignatureMismatch) {
   RtcOutput out =
       compile("saxpy.hip", "saxpy",
@@ -471,6 +482,16 @@ TEST(HipSignature, CompatibilityRules) {
   EXPECT_FALSE(compatible(kI32, scalar(ArgType::f32)));
   EXPECT_FALSE(compatible(kF32, scalar(ArgType::i32)));
   EXPECT_EQ(code_spelling(kPointer | kConst | kF16), "const __half*");
+  // long long is long for binding and keeps its spelling in messages (issue 16: a u64 tensor
+  // into unsigned long long*).
+  EXPECT_TRUE(compatible(kPointer | kU64LL, ptr("uint64_t")));
+  EXPECT_TRUE(compatible(kPointer | kI64LL, ptr("int64_t")));
+  EXPECT_FALSE(compatible(kPointer | kU64LL, ptr("int64_t")));
+  EXPECT_TRUE(compatible(kU64LL, scalar(ArgType::u64)));
+  EXPECT_FALSE(compatible(kU32, scalar(ArgType::u64)));
+  EXPECT_EQ(code_spelling(kPointer | kU64LL), "unsigned long long*");
+  EXPECT_EQ(code_spelling(kI64LL), "long long");
+  EXPECT_EQ(code_size(kU64LL), 8u);
 }
 
 TEST(HipSignature, ScalarsConvertToTheKernelsType) {

@@ -26,8 +26,10 @@ model::Tensor tensor(const std::string& name, DType dtype, size_t rank = 1) {
   return t;
 }
 
-model::Distribution dist(std::string name, std::map<std::string, double> args = {}) {
-  return {std::move(name), std::move(args)};
+model::Distribution dist(std::string name, std::vector<std::pair<std::string, double>> args = {}) {
+  model::Distribution d{std::move(name), {}, {}};
+  for (auto& [k, v] : args) d.args.push_back({k, {v}, false, {}});
+  return d;
 }
 
 const model::ShapePoint kPoint = {{"N", 4096}};
@@ -236,8 +238,8 @@ void expect_error(const model::Distribution& d, DType dtype, const std::string& 
 
 TEST(Generate, BadInputsAreNamed) {
   expect_error(dist("gaussian"), DType::f32,
-               "unknown input distribution 'gaussian' (known: arange, bernoulli, constant, "
-               "integers, normal, ones, uniform, zeros)");
+               "unknown input distribution 'gaussian' (known: arange, bernoulli, categorical, "
+               "constant, integers, mixture, normal, ones, power_law, uniform, zeros)");
   expect_error(dist("uniform", {{"lo", 2}, {"hi", 1}}), DType::f32,
                "uniform: lo (2) must be < hi (1)");
   expect_error(dist("normal", {{"std", -1}}), DType::f32, "normal: std (-1) must be >= 0");
@@ -250,7 +252,7 @@ TEST(Generate, BadInputsAreNamed) {
   expect_error(dist("integers", {{"lo", 0.5}, {"hi", 3}}), DType::i32,
                "integers: lo (0.5) and hi (3) must be integers");
   expect_error(dist("arange", {{"start", 0}, {"step", 10}}), DType::i8,
-               "arange: values in [0, 150] do not fit the dtype");
+               "arange: values in [0, 150] do not fit i8");
   expect_error(dist("normal", {{"mean", std::nan("")}}), DType::f32,
                "normal: argument 'mean' is not finite");
   EXPECT_THROW(generate_input(tensor("x", DType::f32, 2), {4}, dist("ones"), "t", kPoint, 0),

@@ -136,4 +136,31 @@ TEST(GrammarDeclarations, TopLevel) {
   EXPECT_TRUE(hard_error<g::file>("tsak t {}"));
 }
 
+TEST(GrammarIssue16, UnsignedDtypes) {
+  EXPECT_TRUE(matches<g::tensor_stmt>("input h: u32[B] = std.inputs.integers(hi: 9)"));
+  EXPECT_TRUE(matches<g::tensor_stmt>("output k: u64[N]"));
+  EXPECT_TRUE(hard_error<g::tensor_stmt>("output k: u16[N]"));
+}
+
+TEST(GrammarIssue16, InfAndNanAreLiterals) {
+  EXPECT_TRUE(matches<g::float_word>("inf"));
+  EXPECT_TRUE(matches<g::float_word>("nan"));
+  EXPECT_FALSE(matches<g::float_word>("info"));  // a name that starts like one stays a name
+  EXPECT_FALSE(matches<g::float_word>("nan_ok"));
+  EXPECT_TRUE(matches<g::expr>("-inf"));
+  EXPECT_TRUE(matches<g::expr>("std.inputs.constant(value: -inf)"));
+  EXPECT_TRUE(matches<g::name_ref>("infinity"));
+}
+
+TEST(GrammarIssue16, ListTypedParameters) {
+  EXPECT_TRUE(matches<g::callable_decl>(
+      "distribution categorical(weights: [f64], values: [f64] = []) builtin"));
+  EXPECT_TRUE(matches<g::callable_decl>(
+      "distribution mixture(components: [distribution], weights: [f64] = []) builtin"));
+  EXPECT_TRUE(hard_error<g::callable_decl>("distribution d(w: [f64) builtin"));
+  EXPECT_TRUE(
+      matches<g::expr>("mixture(components: [normal(), constant(value: 0)], "
+                       "weights: [0.9, 0.1])"));
+}
+
 }  // namespace

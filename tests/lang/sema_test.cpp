@@ -27,8 +27,8 @@ TEST_F(SemaTest, ValidTaskLowersToTheModel) {
   EXPECT_EQ(t.kind, model::TaskKind::hip2hip);
   ASSERT_EQ(t.tensors.size(), 2u);
   EXPECT_EQ(t.tensors[0].init->name, "normal");
-  EXPECT_DOUBLE_EQ(t.tensors[0].init->args.at("std"), 2.0);
-  EXPECT_DOUBLE_EQ(t.tensors[0].init->args.at("mean"), 0.0);  // default filled in
+  EXPECT_DOUBLE_EQ(t.tensors[0].init->arg("std")->numbers.at(0), 2.0);
+  EXPECT_DOUBLE_EQ(t.tensors[0].init->arg("mean")->numbers.at(0), 0.0);  // default filled in
   EXPECT_EQ(t.reference.args, (std::vector<std::string>{"x", "y", "N"}));
   EXPECT_EQ(t.visible.size(), 2u);
   EXPECT_EQ(t.gates.correctness_seeds, 5);

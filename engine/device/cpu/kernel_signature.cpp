@@ -35,14 +35,31 @@ const char* arg_type_code(ArgType t) {
 // The element code of a task's pointee C type ("float" -> "f32"); the input when unknown.
 std::string pointee_code(const std::string& c) {
   static const std::map<std::string, std::string> names = {
-      {"float", "f32"},         {"double", "f64"},    {"__half", "f16"},
-      {"half", "f16"},          {"_Float16", "f16"},  {"__hip_bfloat16", "bf16"},
-      {"hip_bfloat16", "bf16"}, {"bfloat16", "bf16"}, {"__nv_bfloat16", "bf16"},
-      {"int", "i32"},           {"int32_t", "i32"},   {"unsigned", "u32"},
-      {"unsigned int", "u32"},  {"uint32_t", "u32"},  {"long", "i64"},
-      {"long long", "i64"},     {"int64_t", "i64"},   {"uint64_t", "u64"},
-      {"unsigned long", "u64"}, {"int8_t", "i8"},     {"signed char", "i8"},
-      {"char", "i8"},           {"uint8_t", "u8"},    {"unsigned char", "u8"},
+      {"float", "f32"},
+      {"double", "f64"},
+      {"__half", "f16"},
+      {"half", "f16"},
+      {"_Float16", "f16"},
+      {"__hip_bfloat16", "bf16"},
+      {"hip_bfloat16", "bf16"},
+      {"bfloat16", "bf16"},
+      {"__nv_bfloat16", "bf16"},
+      {"int", "i32"},
+      {"int32_t", "i32"},
+      {"unsigned", "u32"},
+      {"unsigned int", "u32"},
+      {"uint32_t", "u32"},
+      {"long", "i64"},
+      {"long long", "i64"},
+      {"int64_t", "i64"},
+      {"uint64_t", "u64"},
+      {"unsigned long", "u64"},
+      {"unsigned long long", "u64"},
+      {"int8_t", "i8"},
+      {"signed char", "i8"},
+      {"char", "i8"},
+      {"uint8_t", "u8"},
+      {"unsigned char", "u8"},
       {"bool", "bool"},
   };
   auto it = names.find(c);
@@ -92,6 +109,10 @@ std::vector<ParamType> parse_signature(const std::string& text) {
         one = one.substr(6);
       }
     }
+    if (one == "i64ll" || one == "u64ll") {
+      p.long_long = true;
+      one.resize(3);
+    }
     p.code = one;
     out.push_back(p);
   }
@@ -111,6 +132,7 @@ std::string c_spelling(const ParamType& p) {
   };
   auto it = names.find(p.code);
   std::string base = it == names.end() ? "an unsupported type" : it->second;
+  if (p.long_long) base = p.code == "u64" ? "unsigned long long" : "long long";
   if (!p.pointer) return base;
   return (p.is_const ? "const " : "") + base + "*";
 }

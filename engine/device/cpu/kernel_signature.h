@@ -14,7 +14,8 @@ namespace kta::engine::cpu {
 struct ParamType {
   bool pointer = false;
   bool is_const = false;
-  std::string code;  // element code for pointers, value code for scalars ("f32", "i64", "?")
+  std::string code;        // element code for pointers, value code for scalars ("f32", "i64", "?")
+  bool long_long = false;  // i64 or u64 spelled `long long` / `unsigned long long`
 };
 
 std::vector<ParamType> parse_signature(const std::string& text);

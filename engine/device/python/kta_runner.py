@@ -47,9 +47,22 @@ GUARD_HZ = 2.0e9
 GUARD_MAX_CYCLES = int(0.05 * GUARD_HZ)
 SAMPLE_TRIES = 3
 
-# enum kta_dtype (engine/runtime/kta/launch.h) -> (torch dtype name, task dtype name)
+# enum kta_dtype (engine/runtime/kta/launch.h) -> (torch dtype name, task dtype name). torch has
+# uint32 and uint64 from 2.3 on, with few operators (copies, views, comparisons; most arithmetic
+# is missing on the CPU): a reference over u32/u64 often widens to int64 and converts back.
 DTYPES = [("float16", "f16"), ("bfloat16", "bf16"), ("float32", "f32"), ("float64", "f64"),
-          ("int8", "i8"), ("int32", "i32"), ("int64", "i64"), ("uint8", "u8"), ("bool", "bool")]
+          ("int8", "i8"), ("int32", "i32"), ("int64", "i64"), ("uint8", "u8"), ("bool", "bool"),
+          ("uint32", "u32"), ("uint64", "u64")]
+
+
+def torch_dtype(torch, code):
+    """The torch dtype of a task dtype code; a named failure where this torch lacks it."""
+    name, task_dtype = DTYPES[code]
+    dtype = getattr(torch, name, None)
+    if dtype is None:
+        raise Failure("dtype %s needs torch.%s (torch >= 2.3); this is torch %s" %
+                      (task_dtype, name, torch.__version__))
+    return dtype
 
 
 class Failure(Exception):
@@ -253,7 +266,7 @@ class Runner:
         for t in q["tensors"]:
             _, host, dev = self.buffers[int(t["buffer"])]
             base = dev if dev is not None else host
-            dtype = getattr(torch, DTYPES[t["dtype"]][0])
+            dtype = torch_dtype(torch, t["dtype"])
             size = torch.tensor([], dtype=dtype).element_size()
             numel = 1
             for d in t["shape"]:

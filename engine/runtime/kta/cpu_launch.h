@@ -100,10 +100,15 @@ constexpr const char* type_name() {
     return "i32";
   else if constexpr (std::is_same_v<U, unsigned>)
     return "u32";
-  else if constexpr (std::is_same_v<U, long> || std::is_same_v<U, long long>)
+  else if constexpr (std::is_same_v<U, long>)
     return "i64";
-  else if constexpr (std::is_same_v<U, unsigned long> || std::is_same_v<U, unsigned long long>)
+  else if constexpr (std::is_same_v<U, unsigned long>)
     return "u64";
+  // Same codes as long, marked so that messages spell the kernel's type as written.
+  else if constexpr (std::is_same_v<U, long long>)
+    return "i64ll";
+  else if constexpr (std::is_same_v<U, unsigned long long>)
+    return "u64ll";
   else if constexpr (std::is_same_v<U, float>)
     return "f32";
   else if constexpr (std::is_same_v<U, double>)

@@ -20,7 +20,9 @@ enum kta_dtype {
   KTA_I32,
   KTA_I64,
   KTA_U8,
-  KTA_BOOL
+  KTA_BOOL,
+  KTA_U32,
+  KTA_U64
 };
 
 #define KTA_MAX_DIMS 8

@@ -10,24 +10,48 @@ constexpr int kMaxArityChecked = 32;
 
 uint16_t pointee_code(const std::string& c) {
   static const std::map<std::string, uint16_t> names = {
-      {"float", kF32},         {"double", kF64},    {"__half", kF16},
-      {"half", kF16},          {"_Float16", kF16},  {"__hip_bfloat16", kBF16},
-      {"hip_bfloat16", kBF16}, {"bfloat16", kBF16}, {"__nv_bfloat16", kBF16},
-      {"int", kI32},           {"int32_t", kI32},   {"unsigned", kU32},
-      {"unsigned int", kU32},  {"uint32_t", kU32},  {"long", kI64},
-      {"long long", kI64},     {"int64_t", kI64},   {"uint64_t", kU64},
-      {"unsigned long", kU64}, {"int8_t", kI8},     {"signed char", kI8},
-      {"char", kI8},           {"uint8_t", kU8},    {"unsigned char", kU8},
-      {"bool", kBool},         {"int16_t", kI16},   {"uint16_t", kU16},
+      {"float", kF32},
+      {"double", kF64},
+      {"__half", kF16},
+      {"half", kF16},
+      {"_Float16", kF16},
+      {"__hip_bfloat16", kBF16},
+      {"hip_bfloat16", kBF16},
+      {"bfloat16", kBF16},
+      {"__nv_bfloat16", kBF16},
+      {"int", kI32},
+      {"int32_t", kI32},
+      {"unsigned", kU32},
+      {"unsigned int", kU32},
+      {"uint32_t", kU32},
+      {"long", kI64},
+      {"long long", kI64},
+      {"int64_t", kI64},
+      {"uint64_t", kU64},
+      {"unsigned long", kU64},
+      {"unsigned long long", kU64},
+      {"int8_t", kI8},
+      {"signed char", kI8},
+      {"char", kI8},
+      {"uint8_t", kU8},
+      {"unsigned char", kU8},
+      {"bool", kBool},
+      {"int16_t", kI16},
+      {"uint16_t", kU16},
       {"short", kI16},
   };
   auto it = names.find(c);
   return it == names.end() ? uint16_t(kUnknown) : it->second;
 }
 
+// The 64-bit integer codes without their spelling: long long is long.
+uint16_t canonical(uint16_t code) {
+  return code == kI64LL ? uint16_t(kI64) : code == kU64LL ? uint16_t(kU64) : code;
+}
+
 // The scalar element of a vector code (float4 -> float).
 uint16_t element_of(uint16_t code) {
-  switch (code) {
+  switch (canonical(code)) {
     case kF32x2:
     case kF32x4:
       return kF32;
@@ -45,12 +69,12 @@ uint16_t element_of(uint16_t code) {
     case kBF16x2:
       return kBF16;
     default:
-      return code;
+      return canonical(code);
   }
 }
 
 int int_width(uint16_t code) {
-  switch (code) {
+  switch (canonical(code)) {
     case kBool:
       return 1;
     case kI8:
@@ -125,8 +149,8 @@ template <class T> struct code { static constexpr unsigned short v = 0; };
 #define KTA_SIG_CODE(T, n) template <> struct code<T> { static constexpr unsigned short v = n; };
 KTA_SIG_CODE(bool, 1) KTA_SIG_CODE(signed char, 2) KTA_SIG_CODE(char, 2) KTA_SIG_CODE(unsigned char, 3)
 KTA_SIG_CODE(short, 4) KTA_SIG_CODE(unsigned short, 5) KTA_SIG_CODE(int, 6) KTA_SIG_CODE(unsigned int, 7)
-KTA_SIG_CODE(long, 8) KTA_SIG_CODE(unsigned long, 9) KTA_SIG_CODE(long long, 8)
-KTA_SIG_CODE(unsigned long long, 9) KTA_SIG_CODE(float, 10) KTA_SIG_CODE(double, 11)
+KTA_SIG_CODE(long, 8) KTA_SIG_CODE(unsigned long, 9) KTA_SIG_CODE(long long, 25)
+KTA_SIG_CODE(unsigned long long, 26) KTA_SIG_CODE(float, 10) KTA_SIG_CODE(double, 11)
 KTA_SIG_CODE(void, 14)
 KTA_SIG_CODE(float2, 15) KTA_SIG_CODE(float4, 16) KTA_SIG_CODE(double2, 17) KTA_SIG_CODE(int2, 18)
 KTA_SIG_CODE(int4, 19) KTA_SIG_CODE(uchar4, 20) KTA_SIG_CODE(char4, 21)
@@ -184,7 +208,9 @@ std::string code_spelling(uint16_t code) {
                                 "char4",
                                 "__half2",
                                 "__hip_bfloat162",
-                                "a reference"};
+                                "a reference",
+                                "long long",
+                                "unsigned long long"};
   uint16_t base = code & 0xff;
   std::string s = base < kCodeCount ? names[base] : names[0];
   if (!(code & kPointer)) return s;
@@ -209,7 +235,7 @@ bool compatible(uint16_t code, const KernelArg& a) {
 
 size_t code_size(uint16_t code) {
   if (code & kPointer) return sizeof(void*);
-  switch (code) {
+  switch (canonical(code)) {
     case kBool:
     case kI8:
     case kU8:

@@ -42,6 +42,8 @@ enum ParamCode : uint16_t {
   kF16x2,
   kBF16x2,
   kReference,
+  kI64LL,  // long long: kI64 spelled as written, for messages
+  kU64LL,  // unsigned long long
   kCodeCount,
   kPointer = 0x100,
   kConst = 0x200,
