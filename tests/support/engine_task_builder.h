@@ -45,7 +45,7 @@ inline model::Task vector_add_task(const std::string& name, const std::filesyste
     in.name = n;
     in.role = model::TensorRole::input;
     in.shape = {name_expr("N")};
-    in.init = model::Distribution{"normal", {{"mean", 0.0}, {"std", 1.0}}};
+    in.init = model::Distribution{"normal", {{"mean", {0.0}}, {"std", {1.0}}}, {}};
     t.tensors.push_back(in);
   }
   model::Tensor out;

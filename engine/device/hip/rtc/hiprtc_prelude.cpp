@@ -1,5 +1,7 @@
 #include "engine/device/hip/rtc/hiprtc_prelude.h"
 
+#include <regex>
+
 namespace kta::engine::hip {
 namespace {
 
@@ -75,6 +77,41 @@ __device__ __forceinline__ unsigned int lane_id() { return threadIdx.x & 31u; }
 constexpr const char* kAssert = R"KTA(#pragma once
 #define assert(e) ((e) ? (void)0 : __trap())
 )KTA";
+
+// HIP's vector types have arithmetic operators (float4 + float4, float4 * s, +=, unary -); CUDA's
+// have none, so a kernel written for HIP would not compile here without them. Included when the
+// source names a vector type. double3/double4 are left out: CUDA 13 deprecates them.
+constexpr const char* kVectorOps = R"KTA(// kta prelude: HIP's vector arithmetic
+typedef unsigned int kta_uint;
+#define KTA_VOP2(T, S, OP)                                                                       \
+  __device__ __forceinline__ T operator OP(T a, T b) { T r; r.x = a.x OP b.x; r.y = a.y OP b.y; return r; } \
+  __device__ __forceinline__ T operator OP(T a, S s) { T r; r.x = a.x OP s; r.y = a.y OP s; return r; } \
+  __device__ __forceinline__ T operator OP(S s, T a) { T r; r.x = s OP a.x; r.y = s OP a.y; return r; } \
+  __device__ __forceinline__ T& operator OP##=(T& a, T b) { a = a OP b; return a; }               \
+  __device__ __forceinline__ T& operator OP##=(T& a, S s) { a = a OP s; return a; }
+#define KTA_VOP3(T, S, OP)                                                                       \
+  __device__ __forceinline__ T operator OP(T a, T b) { T r; r.x = a.x OP b.x; r.y = a.y OP b.y; r.z = a.z OP b.z; return r; } \
+  __device__ __forceinline__ T operator OP(T a, S s) { T r; r.x = a.x OP s; r.y = a.y OP s; r.z = a.z OP s; return r; } \
+  __device__ __forceinline__ T operator OP(S s, T a) { T r; r.x = s OP a.x; r.y = s OP a.y; r.z = s OP a.z; return r; } \
+  __device__ __forceinline__ T& operator OP##=(T& a, T b) { a = a OP b; return a; }               \
+  __device__ __forceinline__ T& operator OP##=(T& a, S s) { a = a OP s; return a; }
+#define KTA_VOP4(T, S, OP)                                                                       \
+  __device__ __forceinline__ T operator OP(T a, T b) { T r; r.x = a.x OP b.x; r.y = a.y OP b.y; r.z = a.z OP b.z; r.w = a.w OP b.w; return r; } \
+  __device__ __forceinline__ T operator OP(T a, S s) { T r; r.x = a.x OP s; r.y = a.y OP s; r.z = a.z OP s; r.w = a.w OP s; return r; } \
+  __device__ __forceinline__ T operator OP(S s, T a) { T r; r.x = s OP a.x; r.y = s OP a.y; r.z = s OP a.z; r.w = s OP a.w; return r; } \
+  __device__ __forceinline__ T& operator OP##=(T& a, T b) { a = a OP b; return a; }               \
+  __device__ __forceinline__ T& operator OP##=(T& a, S s) { a = a OP s; return a; }
+#define KTA_VOPS(N, T, S) KTA_VOP##N(T, S, +) KTA_VOP##N(T, S, -) KTA_VOP##N(T, S, *) KTA_VOP##N(T, S, /) \
+  __device__ __forceinline__ T operator-(T a) { return S(0) - a; }
+KTA_VOPS(2, float2, float) KTA_VOPS(3, float3, float) KTA_VOPS(4, float4, float)
+KTA_VOPS(2, int2, int) KTA_VOPS(3, int3, int) KTA_VOPS(4, int4, int)
+KTA_VOPS(2, uint2, kta_uint) KTA_VOPS(3, uint3, kta_uint) KTA_VOPS(4, uint4, kta_uint)
+KTA_VOPS(2, double2, double)
+#undef KTA_VOPS
+#undef KTA_VOP2
+#undef KTA_VOP3
+#undef KTA_VOP4
+)KTA";
 #else
 // hipRTC on AMD pre-includes HIP's device headers as a precompiled header, but (HIP 5.2) without
 // their macros: the index macros and HIP_DYNAMIC_SHARED are missing, so are the platform macros.
@@ -119,15 +156,34 @@ struct Constant {
   const char* value;
 };
 
+// NVRTC has no __builtin_huge_valf: CUDA's own math_constants.h spells these with bit casts.
+#if defined(__HIP_PLATFORM_NVIDIA__)
+constexpr const char* kInfF = "__int_as_float(0x7f800000)";
+constexpr const char* kNanF = "__int_as_float(0x7fffffff)";
+constexpr const char* kInf = "__longlong_as_double(0x7ff0000000000000ll)";
+#else
+constexpr const char* kInfF = "__builtin_huge_valf()";
+constexpr const char* kNanF = "__builtin_nanf(\"\")";
+constexpr const char* kInf = "__builtin_huge_val()";
+#endif
+
 constexpr Constant kMathConstants[] = {
-    {"INFINITY", "__builtin_huge_valf()"},    {"NAN", "__builtin_nanf(\"\")"},
-    {"HUGE_VALF", "__builtin_huge_valf()"},   {"HUGE_VAL", "__builtin_huge_val()"},
-    {"M_E", "2.7182818284590452354"},         {"M_LOG2E", "1.4426950408889634074"},
-    {"M_LOG10E", "0.43429448190325182765"},   {"M_LN2", "0.69314718055994530942"},
-    {"M_LN10", "2.30258509299404568402"},     {"M_PI", "3.14159265358979323846"},
-    {"M_PI_2", "1.57079632679489661923"},     {"M_PI_4", "0.78539816339744830962"},
-    {"M_1_PI", "0.31830988618379067154"},     {"M_2_PI", "0.63661977236758134308"},
-    {"M_2_SQRTPI", "1.12837916709551257390"}, {"M_SQRT2", "1.41421356237309504880"},
+    {"INFINITY", kInfF},
+    {"NAN", kNanF},
+    {"HUGE_VALF", kInfF},
+    {"HUGE_VAL", kInf},
+    {"M_E", "2.7182818284590452354"},
+    {"M_LOG2E", "1.4426950408889634074"},
+    {"M_LOG10E", "0.43429448190325182765"},
+    {"M_LN2", "0.69314718055994530942"},
+    {"M_LN10", "2.30258509299404568402"},
+    {"M_PI", "3.14159265358979323846"},
+    {"M_PI_2", "1.57079632679489661923"},
+    {"M_PI_4", "0.78539816339744830962"},
+    {"M_1_PI", "0.31830988618379067154"},
+    {"M_2_PI", "0.63661977236758134308"},
+    {"M_2_SQRTPI", "1.12837916709551257390"},
+    {"M_SQRT2", "1.41421356237309504880"},
     {"M_SQRT1_2", "0.70710678118654752440"},
 };
 
@@ -225,6 +281,8 @@ std::string rtc_prelude(const std::string& source) {
     text += kHalf;
   if (source.find("bfloat16") != std::string::npos || source.find("bf16") != std::string::npos)
     text += kBfloat16;
+  static const std::regex vector_type(R"(\b(float|double|u?int)[234]\b)");
+  if (std::regex_search(source, vector_type)) text += kVectorOps;
   return text + kPrelude + kIndexMacros + kConstantIncludes;
 #else
   (void)source;
