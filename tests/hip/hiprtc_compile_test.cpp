@@ -458,12 +458,17 @@ TEST_F(HipRtc, EveryCpuDeviceCorpusKernelCompiles) {
 #else
   const char* too_much_shared = "uses too much shared data";
 #endif
-  EXPECT_GE(compile_all(KTA_DEVICE_TEST_KERNELS, cache_, false,
-                        {{"compile_error.hip", "compile_error.hip:6"},
-                         // 80 KiB of static shared memory, over both GPUs' static limit; the cpu
-                         // device refuses it at launch (device_errors_test).
-                         {"big_static_shared.hip", too_much_shared}}),
-            30);
+  std::map<std::string, std::string> expected_errors = {
+      {"compile_error.hip", "compile_error.hip:6"},
+      // 80 KiB of static shared memory, over both GPUs' static limit; the cpu device refuses it
+      // at launch (device_errors_test).
+      {"big_static_shared.hip", too_much_shared}};
+#if defined(__HIP_PLATFORM_AMD__)
+  // The known gap of HIP 5.2's hipRTC (docs/hip-amd.md): no bfloat16 type. Asserted, so that a
+  // hipRTC that has one shows up here.
+  expected_errors["bf16_scale.hip"] = "unknown type name '__hip_bfloat16'";
+#endif
+  EXPECT_GE(compile_all(KTA_DEVICE_TEST_KERNELS, cache_, false, expected_errors), 30);
 }
 
 // HIP's vector types have arithmetic operators; on NVIDIA the prelude gives CUDA's the same.

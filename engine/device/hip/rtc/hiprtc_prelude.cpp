@@ -136,6 +136,17 @@ constexpr const char* kPrelude = R"KTA(// kta prelude: HIP's macros for hipRTC o
 #ifndef HIP_SYMBOL
 #define HIP_SYMBOL(x) x
 #endif
+// HIP 5.2 has no _sync warp functions and no __activemask (HIP 6.2 added them): the mask-taking
+// forms map to the full-wavefront ones, as on the cpu device. Macros reach the user's code only
+// (hipRTC's runtime header is precompiled), so a hipRTC that has them is unaffected.
+#define __shfl_sync(mask, ...) __shfl(__VA_ARGS__)
+#define __shfl_up_sync(mask, ...) __shfl_up(__VA_ARGS__)
+#define __shfl_down_sync(mask, ...) __shfl_down(__VA_ARGS__)
+#define __shfl_xor_sync(mask, ...) __shfl_xor(__VA_ARGS__)
+#define __ballot_sync(mask, p) __ballot(p)
+#define __any_sync(mask, p) __any(p)
+#define __all_sync(mask, p) __all(p)
+#define __activemask() __ballot(1)
 )KTA";
 
 constexpr const char* kAssert = R"KTA(#pragma once
