@@ -12,13 +12,16 @@
 #include "engine/check/poison.h"
 #include "engine/inputs/generate.h"
 #include "engine/inputs/portable_math.h"
+#include "inputs_test_support.h"
 
 namespace kta::engine {
 namespace {
 
 using model::DType;
-
-const model::ShapePoint kPoint = {{"N", 4096}};
+using test::draw;
+using test::expect_error;
+using test::kPoint;
+using test::tensor;
 
 model::DistributionArg number(std::string name, double v) {
   return {std::move(name), {v}, false, {}};
@@ -45,27 +48,10 @@ model::Distribution mixture(std::vector<model::Distribution> parts, std::vector<
   return make("mixture", {std::move(c), list("weights", std::move(weights))});
 }
 
-HostTensor draw(DType dtype, const model::Distribution& d, int64_t n = 4096, uint64_t seed = 0) {
-  model::Tensor t;
-  t.name = "x";
-  t.dtype = dtype;
-  t.shape.resize(1);
-  return generate_input(t, {n}, d, "t", kPoint, seed);
-}
-
 std::map<double, size_t> histogram(const HostTensor& t) {
   std::map<double, size_t> h;
   for (size_t i = 0; i < t.numel(); ++i) h[element_as_double(t, i)]++;
   return h;
-}
-
-void expect_error(const model::Distribution& d, DType dtype, const std::string& message) {
-  try {
-    draw(dtype, d, 16);
-    ADD_FAILURE() << "no error for " << d.name;
-  } catch (const std::invalid_argument& e) {
-    EXPECT_EQ(std::string(e.what()), message);
-  }
 }
 
 TEST(UnsignedDtypes, SizesNamesAndRoundTrips) {

@@ -12,31 +12,21 @@
 #include "engine/check/poison.h"
 #include "engine/inputs/half.h"
 #include "engine/inputs/portable_math.h"
+#include "inputs_test_support.h"
 
 namespace kta::engine {
 namespace {
 
 using model::DType;
-
-model::Tensor tensor(const std::string& name, DType dtype, size_t rank = 1) {
-  model::Tensor t;
-  t.name = name;
-  t.dtype = dtype;
-  t.shape.resize(rank);  // generate_input checks only the rank against the given shape
-  return t;
-}
+using test::draw;
+using test::expect_error;
+using test::kPoint;
+using test::tensor;
 
 model::Distribution dist(std::string name, std::vector<std::pair<std::string, double>> args = {}) {
   model::Distribution d{std::move(name), {}, {}};
   for (auto& [k, v] : args) d.args.push_back({k, {v}, false, {}});
   return d;
-}
-
-const model::ShapePoint kPoint = {{"N", 4096}};
-
-HostTensor draw(DType dtype, const model::Distribution& d, int64_t n = 4096, uint64_t seed = 0,
-                const std::string& name = "x", const std::string& task = "t") {
-  return generate_input(tensor(name, dtype), {n}, d, task, kPoint, seed);
 }
 
 struct Moments {
@@ -225,15 +215,6 @@ TEST(Generate, ScalarAndEmptyTensors) {
   HostTensor e = draw(DType::f32, dist("normal"), 0);
   EXPECT_EQ(e.numel(), 0u);
   EXPECT_TRUE(e.bytes.empty());
-}
-
-void expect_error(const model::Distribution& d, DType dtype, const std::string& message) {
-  try {
-    draw(dtype, d, 16);
-    ADD_FAILURE() << "no error for " << d.name;
-  } catch (const std::invalid_argument& e) {
-    EXPECT_EQ(std::string(e.what()), message);
-  }
 }
 
 TEST(Generate, BadInputsAreNamed) {
