@@ -1,5 +1,6 @@
 // Degenerate-task detection: reference outputs that make a benchmark meaningless because a
-// candidate could pass without computing anything. `kta check` rejects such tasks.
+// candidate could pass without computing anything. `kta eval` refuses such a task before any
+// agent runs (its prepare step); `kta validate` reports it at every point.
 #pragma once
 
 #include <optional>

@@ -18,6 +18,7 @@
 
 #include "engine/agents/agent.h"
 #include "engine/cli/commands.h"
+#include "engine/cli/run_devices.h"
 #include "engine/device/python/python_device.h"
 #include "engine/device/remote/device_settings.h"
 #include "engine/execute/device_pool.h"
@@ -264,19 +265,6 @@ OpenRun open_run(const EvalArgs& a, const model::Plan& source, engine::PlanOptio
   return run;
 }
 
-// What command agents get from the environment's settings; the job fills in the rest.
-engine::AgentRunOptions agent_defaults(const engine::Settings& s) {
-  engine::AgentRunOptions o;
-  o.environment = s.environment;
-  o.prompts_dir = s.prompts_dir;
-  o.stdlib_dir = s.stdlib_dir;
-  o.home = s.home;
-  o.cache_dirs = s.cache_dirs;
-  if (s.agent_grace_s)
-    o.grace = std::chrono::nanoseconds(static_cast<int64_t>(*s.agent_grace_s * 1e9));
-  return o;
-}
-
 // Runs every job on devices opened once per run: workers (and GPU contexts) shared by the jobs,
 // python runners (torch references, Triton kernels) one per role for the whole run.
 std::vector<engine::TaskOutcome> execute_plan(const EvalArgs& a, const CliState& state,
@@ -294,28 +282,13 @@ std::vector<engine::TaskOutcome> execute_plan(const EvalArgs& a, const CliState&
   if (a.timeout > 0) device_options.launch_timeout_s = a.timeout;
   device_options.check_lanes = a.check_lanes;
   if (run.plan.warp_size != 0) device_options.warp_size = run.plan.warp_size;
-  const std::string device_spec = run.info.device;
-  // The warp size of the devices the run opened, for a run that asked for none (hip).
-  auto seen_warp = std::make_shared<std::atomic<int>>(0);
-  engine::RunnerPool runners(engine::runner_options(state.settings));
-  engine::DevicePool pool(
-      [device_spec, device_options, seen_warp,
-       &runners](engine::DeviceKey key) -> std::unique_ptr<engine::Device> {
-        if (key.flavor == engine::DeviceFlavor::python) {
-          engine::DeviceOptions o = device_options;
-          o.device = engine::resolve_device(device_spec, nullptr, o.locations.hip_plugin);
-          return runners.device(key.role, o);
-        }
-        auto d = engine::make_isolated_device(device_spec, device_options);
-        seen_warp->store(d->info().warp_size);
-        return d;
-      },
-      static_cast<int>(run.plan.jobs.size()));
-  eo.make_device = pool.factory();
-  if (!run.plan.jobs.empty()) pool.prestart();
+  RunDevices devices(state.settings, run.info.device, device_options,
+                     static_cast<int>(run.plan.jobs.size()));
+  eo.make_device = devices.factory();
+  if (!run.plan.jobs.empty()) devices.prestart();
   auto outcomes = engine::execute(run.plan, *run.store, eo);
-  if (run.info.warp_size == 0) run.info.warp_size = seen_warp->load();
-  if (engine::RunnerStats rs = runners.stats(); rs.starts > 0) {
+  if (run.info.warp_size == 0) run.info.warp_size = devices.seen_warp();
+  if (engine::RunnerStats rs = devices.runner_stats(); rs.starts > 0) {
     std::cerr << fmt::format("python runner: {} start{} ({:.2f} s start-up), {} requests\n",
                              rs.starts, rs.starts == 1 ? "" : "s", rs.start_seconds, rs.requests);
   }

@@ -8,9 +8,6 @@
 
 namespace kta::cli {
 
-std::vector<std::filesystem::path> kta_files_of(
-    const std::vector<std::string>& args);  // cmd_check.cpp
-
 void add_fmt_command(CLI::App& app, CliState& state) {
   auto* cmd = app.add_subcommand(
       "fmt", "format .kta files in place (a folder means every .kta file below it)");

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
+#include <vector>
 
 #include "engine/settings/settings.h"
 #include "lang/load.h"
@@ -21,6 +23,10 @@ struct CliState {
   bool color_stderr() const;
 };
 
+// The .kta files named on a command line; a folder stands for every .kta file below it
+// (cmd_check.cpp).
+std::vector<std::filesystem::path> kta_files_of(const std::vector<std::string>& args);
+
 void add_check_command(CLI::App& app, CliState& state);
 void add_fmt_command(CLI::App& app, CliState& state);
 void add_plan_command(CLI::App& app, CliState& state);
@@ -28,5 +34,6 @@ void add_eval_command(CLI::App& app, CliState& state);
 void add_audit_command(CLI::App& app, CliState& state);
 void add_compare_command(CLI::App& app, CliState& state);
 void add_agents_command(CLI::App& app, CliState& state);
+void add_validate_command(CLI::App& app, CliState& state);
 
 }  // namespace kta::cli

@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   app.footer(
       "examples:\n"
       "  kta check tasks/hip2hip/gelu/gelu.kta      check a task, print diagnostics\n"
+      "  kta validate tasks/ --quick                prove each task is a sound benchmark\n"
       "  kta fmt --check tasks/**/*.kta             verify canonical formatting\n"
       "  kta plan --explain examples/quickstart.kta print what an evaluation would do\n"
       "  kta eval examples/quickstart.kta           run the plan on the cpu device\n"
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
   kta::cli::add_audit_command(app, state);
   kta::cli::add_compare_command(app, state);
   kta::cli::add_agents_command(app, state);
+  kta::cli::add_validate_command(app, state);
   auto* help = app.add_subcommand("help", "show this help");
   help->callback([&] { std::fputs(app.help().c_str(), stdout); });
 

@@ -64,6 +64,9 @@ class JobRunner {
 
   // Steps (each in its own file: step_*.cpp).
   StepResult prepare();
+  // Why the task is degenerate (engine/check/degenerate.h) at a visible point, from the
+  // reference's outputs for two seeds or more; nullopt when it is not, or the reference failed.
+  std::optional<std::string> degenerate_task();
   StepResult compile(ImplRole role);
   StepResult correctness(bool heldout);
   // Every seed of one point: the reference's outputs, then each role's launch judged against
