@@ -28,5 +28,6 @@ void add_eval_command(CLI::App& app, CliState& state);
 void add_audit_command(CLI::App& app, CliState& state);
 void add_compare_command(CLI::App& app, CliState& state);
 void add_agents_command(CLI::App& app, CliState& state);
+void add_new_command(CLI::App& app, CliState& state);
 
 }  // namespace kta::cli
