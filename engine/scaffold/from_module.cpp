@@ -15,7 +15,7 @@ namespace kta::engine {
 namespace {
 
 // Init args with these names are indices or window sizes, never tensor sizes, even when their
-// value equals one (softmax's dim=2 over a [2, ...] input).
+// value equals a size (softmax's dim=2 over a [2, ...] input).
 bool index_like(const std::string& arg) {
   static const std::set<std::string> names = {
       "dim",     "dims",     "axis",   "axes",      "kernel_size", "stride",
