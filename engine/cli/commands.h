@@ -35,5 +35,6 @@ void add_audit_command(CLI::App& app, CliState& state);
 void add_compare_command(CLI::App& app, CliState& state);
 void add_agents_command(CLI::App& app, CliState& state);
 void add_validate_command(CLI::App& app, CliState& state);
+void add_new_command(CLI::App& app, CliState& state);
 
 }  // namespace kta::cli

@@ -99,17 +99,22 @@ PythonChoice find_python(const PythonSearch& search, const std::vector<std::stri
 }
 
 fs::path find_runner_script(const fs::path& configured) {
-  std::error_code ec;
   if (!configured.empty()) return configured;
+  return find_runner_file("kta_runner.py");
+}
+
+fs::path find_runner_file(const std::string& name, const fs::path& configured_runner) {
+  std::error_code ec;
+  std::vector<fs::path> places;
+  if (!configured_runner.empty()) places.push_back(configured_runner.parent_path() / name);
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    for (fs::path p : {self.parent_path() / "kta_runner.py",
-                       self.parent_path() / "../share/kta/runner/kta_runner.py"}) {
-      if (fs::exists(p, ec)) return p;
-    }
+    places.push_back(self.parent_path() / name);
+    places.push_back(self.parent_path() / "../share/kta/runner" / name);
   }
-  fs::path src = fs::path(KTA_SOURCE_ROOT) / "engine" / "device" / "python" / "kta_runner.py";
-  if (fs::exists(src, ec)) return src;
+  places.push_back(fs::path(KTA_SOURCE_ROOT) / "engine" / "device" / "python" / name);
+  for (const fs::path& p : places)
+    if (fs::exists(p, ec)) return p;
   return {};
 }
 

@@ -1,8 +1,9 @@
 // Which Python interpreter and which runner script the python runner uses. The rule
 // (docs/python.md): $KTA_PYTHON when set, else the first `python3` on PATH that can import the
 // needed modules, else /usr/bin/python3 (Debian's, where python3-torch installs). The runner script
-// is found like the worker: $KTA_RUNNER, next to the running binary, then in the source tree. The
-// variables reach here through Settings (engine/settings), as a PythonSearch and a path.
+// is found like the worker: $KTA_RUNNER, next to the running binary, then in the source tree, and
+// its sibling scripts likewise. The variables reach here through Settings (engine/settings), as a
+// PythonSearch and a path.
 #pragma once
 
 #include <filesystem>
@@ -32,5 +33,11 @@ PythonChoice find_python(const PythonSearch& search,
 // The runner script (engine/device/python/kta_runner.py): `configured` ($KTA_RUNNER) when set,
 // else found; empty when not found.
 std::filesystem::path find_runner_script(const std::filesystem::path& configured = {});
+
+// Another script of the runner's folder (kta_probe_module.py), found where the runner is: beside
+// `configured_runner` ($KTA_RUNNER) when set, next to the running binary (or in
+// ../share/kta/runner/), then in the source tree; empty when not found.
+std::filesystem::path find_runner_file(const std::string& name,
+                                       const std::filesystem::path& configured_runner = {});
 
 }  // namespace kta::engine

@@ -1,0 +1,11 @@
+# Broken on purpose: no get_inputs().
+import torch
+
+
+class Model(torch.nn.Module):
+    def forward(self, x):
+        return x * 2
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,7 @@
+# Broken on purpose: a syntax error.
+import torch
+
+
+class Model(torch.nn.Module):
+    def forward(self, x)
+        return x
