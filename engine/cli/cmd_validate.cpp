@@ -83,6 +83,42 @@ void print_text(const engine::TaskValidation& v, std::ostream& out) {
   }
 }
 
+// The closing line (text) or the whole JSON document; returns how many tasks failed.
+int print_summary(const std::vector<engine::TaskValidation>& results, double seconds,
+                  const std::string& format, const std::string& device) {
+  int failed = 0, warned = 0, cached = 0;
+  for (const auto& v : results) {
+    failed += v.failed() ? 1 : 0;
+    warned += v.count(engine::CheckLevel::warn) > 0 && !v.failed() ? 1 : 0;
+    cached += v.cached ? 1 : 0;
+  }
+  if (format == "json") {
+    engine::Json out = {{"device", device},
+                        {"tasks", results.size()},
+                        {"failed", failed},
+                        {"cached", cached},
+                        {"seconds", seconds}};
+    out["validations"] = engine::Json::array();
+    for (const auto& v : results) out["validations"].push_back(engine::to_json(v));
+    std::cout << out.dump(2) << '\n';
+  } else {
+    std::string names;
+    for (const auto& v : results)
+      if (v.failed()) {
+        std::string checks;
+        for (const auto& c : v.checks)
+          if (c.level == engine::CheckLevel::fail) checks += (checks.empty() ? "" : ", ") + c.name;
+        names += fmt::format("{}{} ({})", names.empty() ? "" : "; ", v.task, checks);
+      }
+    std::cout << fmt::format("\n{} task{}: {} sound{}, {} failed{}{}; {:.1f} s{}\n", results.size(),
+                             results.size() == 1 ? "" : "s", results.size() - failed,
+                             warned ? fmt::format(" ({} with warnings)", warned) : "", failed,
+                             names.empty() ? "" : ": ", names, seconds,
+                             cached ? fmt::format(" ({} cached)", cached) : "");
+  }
+  return failed;
+}
+
 int run_validate(const ValidateArgs& a, const CliState& state) {
   bool loaded = true;
   std::vector<Target> targets = load_targets(a, state, &loaded);
@@ -136,36 +172,7 @@ int run_validate(const ValidateArgs& a, const CliState& state) {
   }
   fs::remove_all(scratch, ec);
 
-  int failed = 0, warned = 0, cached = 0;
-  for (const auto& v : results) {
-    failed += v.failed() ? 1 : 0;
-    warned += v.count(engine::CheckLevel::warn) > 0 && !v.failed() ? 1 : 0;
-    cached += v.cached ? 1 : 0;
-  }
-  if (a.format == "json") {
-    engine::Json out = {{"device", engine::device_identity(device, warp)},
-                        {"tasks", results.size()},
-                        {"failed", failed},
-                        {"cached", cached},
-                        {"seconds", seconds}};
-    out["validations"] = engine::Json::array();
-    for (const auto& v : results) out["validations"].push_back(engine::to_json(v));
-    std::cout << out.dump(2) << '\n';
-  } else {
-    std::string names;
-    for (const auto& v : results)
-      if (v.failed()) {
-        std::string checks;
-        for (const auto& c : v.checks)
-          if (c.level == engine::CheckLevel::fail) checks += (checks.empty() ? "" : ", ") + c.name;
-        names += fmt::format("{}{} ({})", names.empty() ? "" : "; ", v.task, checks);
-      }
-    std::cout << fmt::format("\n{} task{}: {} sound{}, {} failed{}{}; {:.1f} s{}\n", results.size(),
-                             results.size() == 1 ? "" : "s", results.size() - failed,
-                             warned ? fmt::format(" ({} with warnings)", warned) : "", failed,
-                             names.empty() ? "" : ": ", names, seconds,
-                             cached ? fmt::format(" ({} cached)", cached) : "");
-  }
+  int failed = print_summary(results, seconds, a.format, engine::device_identity(device, warp));
   return failed > 0 || !loaded ? 1 : 0;
 }
 

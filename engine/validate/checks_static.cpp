@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "engine/agents/prompt.h"
 #include "engine/execute/bindings.h"
@@ -161,6 +163,18 @@ CheckOutcome prompt_check(const TaskJob& job,
     c.level = CheckLevel::fail;
     c.details.push_back("the prompt does not name the entry " + task.candidate.symbol);
   }
+  // Numbers the templates and cheatsheets themselves hold ("100 ms") are not the task's.
+  std::set<int64_t> boilerplate;
+  std::error_code ec;
+  fs::path templates = prompts_dir(options.agents.prompts_dir, options.agents.stdlib_dir);
+  for (auto it = fs::recursive_directory_iterator(templates, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (!it->is_regular_file(ec)) continue;
+    std::ifstream in(it->path(), std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    for (int64_t n : numbers_in(text.str())) boilerplate.insert(n);
+  }
   // Values of a param that only held-out points have.
   std::map<std::string, std::set<int64_t>> shown;
   for (const auto& p : job.visible)
@@ -170,7 +184,7 @@ CheckOutcome prompt_check(const TaskJob& job,
   for (const auto& points : heldout)
     for (const auto& p : points)
       for (const auto& [name, v] : p) {
-        if (v < 10 || shown[name].count(v) || !numbers.count(v)) continue;
+        if (v < 10 || shown[name].count(v) || !numbers.count(v) || boilerplate.count(v)) continue;
         if (!leaked.insert(v).second) continue;
         promote(c, v >= 100 ? CheckLevel::fail : CheckLevel::warn);
         c.details.push_back(

@@ -165,8 +165,13 @@ class Sweep {
       return everything(unavailable ? CheckLevel::skip : CheckLevel::fail,
                         unavailable ? error : "reference " + error);
     if (!runner_.impl(ImplRole::baseline, &baseline_error_, &unavailable)) {
-      baseline_unavailable_ = unavailable;
-      if (!unavailable) baseline_error_ = "baseline " + baseline_error_;
+      // A task this device cannot run at all (Triton on the cpu device): `kta eval` skips it
+      // here, and its reference's workload is a GPU's; the checks run where it can.
+      if (unavailable)
+        return everything(CheckLevel::skip, "the baseline cannot run on this device (" +
+                                                baseline_error_ +
+                                                "); these checks need a device that runs it");
+      baseline_error_ = "baseline " + baseline_error_;
     }
     for (bool held : {false, true}) {
       const auto& points = held ? heldout : visible;
@@ -185,8 +190,9 @@ class Sweep {
     for (const char* name : {"reference.meaningful", "reference.inputs", "determinism",
                              "tolerance.margin", "tolerance.cheap", "heldout.baseline"}) {
       bool first = r.checks.empty();
-      r.checks.push_back(outcome(name, first ? level : CheckLevel::skip,
-                                 first ? reason : "the reference did not run"));
+      r.checks.push_back(
+          outcome(name, first || level == CheckLevel::skip ? level : CheckLevel::skip,
+                  first || level == CheckLevel::skip ? reason : "the reference did not run"));
     }
     return r;
   }
@@ -455,8 +461,7 @@ class Sweep {
   }
 
   CheckOutcome skipped_baseline(const char* name) {
-    return outcome(name, baseline_unavailable_ ? CheckLevel::skip : CheckLevel::fail,
-                   baseline_error_);
+    return outcome(name, CheckLevel::fail, baseline_error_);
   }
 
   CheckOutcome margin() {
@@ -520,7 +525,7 @@ class Sweep {
   std::vector<size_t> outputs_, inputs_;
   int visible_points_ = 0, heldout_points_ = 0;
   std::string baseline_error_;
-  bool baseline_unavailable_ = false, baseline_dead_ = false;
+  bool baseline_dead_ = false;
   int baseline_checked_visible_ = 0, baseline_checked_heldout_ = 0;
   Finding baseline_wrong_visible_, baseline_wrong_heldout_;
   double max_usage_ = 0;
