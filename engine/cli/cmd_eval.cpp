@@ -289,8 +289,9 @@ std::vector<engine::TaskOutcome> execute_plan(const EvalArgs& a, const CliState&
   auto outcomes = engine::execute(run.plan, *run.store, eo);
   if (run.info.warp_size == 0) run.info.warp_size = devices.seen_warp();
   if (engine::RunnerStats rs = devices.runner_stats(); rs.starts > 0) {
-    std::cerr << fmt::format("python runner: {} start{} ({:.2f} s start-up), {} requests\n",
-                             rs.starts, rs.starts == 1 ? "" : "s", rs.start_seconds, rs.requests);
+    std::cerr << fmt::format("python runner: {} start{} ({}; {:.2f} s start-up), {} requests\n",
+                             rs.starts, rs.starts == 1 ? "" : "s", rs.by_role, rs.start_seconds,
+                             rs.requests);
   }
   return outcomes;
 }

@@ -267,6 +267,17 @@ class Device {
     return timed(batch, flush);
   }
 
+  // Compiles ahead, in the background and in parallel, what a compiled entry will need for
+  // these calls (their buffers unused): a Triton launcher's kernels are specialized per shape,
+  // and each specialization is a compile of its own. Returns at once; the first run() or timed()
+  // of the module waits for it, so that no check or sample pays a compile. Best effort: a
+  // failure here surfaces, named, in the run that needs the kernel. Devices that compile
+  // everything in compile() (HIP) do nothing.
+  virtual void warm_up(uint64_t module, std::span<const LauncherArgs> calls) {
+    (void)module;
+    (void)calls;
+  }
+
   virtual void synchronize() = 0;
 };
 

@@ -241,35 +241,40 @@ std::vector<KernelArg> DeviceSet::kernel_args(const model::Entry& entry) const {
 }
 
 LauncherArgs DeviceSet::launcher_args(const model::Entry& entry) const {
+  return call_shape(task_, entry, spec_, buffers_);
+}
+
+LauncherArgs call_shape(const model::Task& task, const model::Entry& entry, const PointSpec& spec,
+                        const std::vector<Buffer>& buffers) {
   LauncherArgs a;
-  for (size_t i = 0; i < task_.tensors.size(); ++i) {
-    const auto& t = task_.tensors[i];
+  for (size_t i = 0; i < task.tensors.size(); ++i) {
+    const auto& t = task.tensors[i];
     int32_t role = t.role == model::TensorRole::input    ? 0
                    : t.role == model::TensorRole::output ? 1
                                                          : 2;
-    a.tensors.push_back(
-        {t.name, buffers_[i], static_cast<int32_t>(t.dtype), spec_.shapes[i], role});
+    a.tensors.push_back({t.name, i < buffers.size() ? buffers[i] : Buffer{},
+                         static_cast<int32_t>(t.dtype), spec.shapes[i], role});
   }
   // A torch module's constructor arguments, at this point: integers stay integers (sizes).
   for (const auto& e : entry.init_args) {
     ParamArg pa;
     try {
-      pa.i = lang::eval_int(e, spec_.point, task_);
+      pa.i = lang::eval_int(e, spec.point, task);
     } catch (const lang::EvalError&) {
       pa.is_float = true;
-      pa.f = lang::eval_number(e, spec_.point, task_);
+      pa.f = lang::eval_number(e, spec.point, task);
     }
     a.init_args.push_back(pa);
   }
-  for (size_t i = 0; i < task_.params.size(); ++i) {
-    const auto& p = task_.params[i];
+  for (size_t i = 0; i < task.params.size(); ++i) {
+    const auto& p = task.params[i];
     ParamArg pa;
     pa.name = p.name;
     pa.is_float = is_float(p.type);
     if (pa.is_float) {
-      pa.f = as_double(spec_.params[i]);
+      pa.f = as_double(spec.params[i]);
     } else {
-      pa.i = as_int(spec_.params[i]);
+      pa.i = as_int(spec.params[i]);
     }
     a.params.push_back(pa);
   }

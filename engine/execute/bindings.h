@@ -82,6 +82,12 @@ class DeviceSet {
   std::vector<HostTensor> poison_cache_[2];
 };
 
+// The arguments of one call of a launcher or python entry at a point: the tensors' dtypes, shapes
+// and roles, the params and a torch module's init args; the tensors on `buffers` (declaration
+// order) where given, else on no buffer (what Device::warm_up takes).
+LauncherArgs call_shape(const model::Task& task, const model::Entry& entry, const PointSpec& spec,
+                        const std::vector<Buffer>& buffers = {});
+
 // The kernel signature the task declares for an entry (for CompileRequest::signature).
 std::vector<KernelArg> declared_signature(const model::Task& task, const model::Entry& entry);
 

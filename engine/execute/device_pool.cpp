@@ -103,6 +103,9 @@ class PooledDevice : public Device {
     watch(t.status);
     return t;
   }
+  void warm_up(uint64_t module, std::span<const LauncherArgs> calls) override {
+    guard([&] { inner_->warm_up(module, calls); });
+  }
   void synchronize() override {
     guard([&] { inner_->synchronize(); });
   }

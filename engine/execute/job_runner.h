@@ -98,6 +98,7 @@ class JobRunner {
   std::optional<Impl>& impl_slot(ImplRole role);
   const Impl* baseline_on_candidate_device();
   CompileResult compile_on(ImplRole role, const model::Entry& entry);
+  void warm_up(Device& d, uint64_t module, const model::Entry& entry);
 
   // Engine-drawn inputs for one (point, seed), drawn once per job (memo_).
   std::shared_ptr<const HostSet> inputs(const PointSpec& spec, uint64_t seed);

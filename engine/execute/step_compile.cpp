@@ -1,5 +1,8 @@
 // Step: compile (baseline, candidate).
+#include <set>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "engine/execute/job_runner.h"
 
@@ -25,8 +28,13 @@ CompileResult JobRunner::compile_on(ImplRole role, const model::Entry& entry) {
   CompileRequest req = compile_request(job_.task, entry);
   if (entry.flavor != model::Flavor::hip) {
     Device& d = device(device_role(role), entry.flavor);
-    auto span = profile_.span("compile");
-    return d.compile(req);
+    CompileResult res;
+    {
+      auto span = profile_.span("compile");
+      res = d.compile(req);
+    }
+    if (res.ok && entry.flavor == model::Flavor::triton) warm_up(d, res.module, entry);
+    return res;
   }
   // The run's warp size: the cpu device builds for it (and keys its compile cache by it); the
   // hip device refuses one its hardware does not have.
@@ -41,6 +49,37 @@ CompileResult JobRunner::compile_on(ImplRole role, const model::Entry& entry) {
   profile_.add(res.cache_hit ? "compile in device (cache hit)" : "compile in device", res.seconds);
   take_notes(res.log, &compile_notes_);
   return res;
+}
+
+// A Triton launcher compiles a kernel per specialization (shapes, strides, constexpr block
+// sizes): every point the job may check or time is compiled ahead, in parallel, while the job
+// goes on (Device::warm_up). Points are taken once each by their call's shapes and params, up to
+// kMaxWarmCalls.
+void JobRunner::warm_up(Device& d, uint64_t module, const model::Entry& entry) {
+  constexpr size_t kMaxWarmCalls = 256;
+  auto span = profile_.span("warm-up start");
+  std::vector<LauncherArgs> calls;
+  std::set<std::string> seen;
+  for (const auto* points : {&job_.visible, &job_.heldout}) {
+    if (points == &job_.heldout && !job_.heldout_enabled) break;
+    for (const model::ShapePoint& point : *points) {
+      if (calls.size() >= kMaxWarmCalls) break;
+      LauncherArgs a;
+      try {
+        a = call_shape(job_.task, entry, make_point_spec(job_.task, point));
+      } catch (const std::exception&) {
+        continue;  // the check at this point names the error
+      }
+      std::string key;
+      for (const TensorArg& t : a.tensors)
+        for (int64_t n : t.shape) key += std::to_string(n) + ",";
+      for (const auto* list : {&a.params, &a.init_args})
+        for (const ParamArg& p : *list)
+          key += ";" + (p.is_float ? std::to_string(p.f) : std::to_string(p.i));
+      if (seen.insert(key).second) calls.push_back(std::move(a));
+    }
+  }
+  d.warm_up(module, calls);
 }
 
 StepResult JobRunner::compile(ImplRole role) {
@@ -123,6 +162,10 @@ const Impl* JobRunner::impl(ImplRole role, std::string* error) {
   i.module = res.module;
   i.entry = entry;
   slot = i;
+  // The baseline on the candidate's runner (calibration rounds) is compiled now, so that its
+  // Triton kernels are compiled ahead with the candidate's rather than while timing starts.
+  if (role == ImplRole::candidate && entry.flavor == model::Flavor::triton)
+    baseline_on_candidate_device();
   return &*slot;
 }
 

@@ -80,6 +80,10 @@ StepResult JobRunner::performance(bool heldout) {
   // Every timed point measures the baseline against itself too (rounds A B C): how far apart
   // the two sides run is measured where it matters, not assumed from another point.
   const Impl* cross = baseline_on_candidate_device();
+  // Compiling ahead (Triton's warm-up workers) ends before anything is timed: those processes
+  // would compete with the samples.
+  for (const Impl* im : {base, cand, cross})
+    if (im != nullptr) im->device->synchronize();
   for (size_t i = 0; i < points.size(); ++i) {
     std::string label = point_label(points, i, heldout);
     PointTiming pt;

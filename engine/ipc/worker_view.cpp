@@ -64,6 +64,12 @@ std::vector<std::string> sandbox_argv(const std::string& bwrap, bool user_namesp
     if (r.empty() || !r.is_absolute() || !fs::exists(r, ec)) continue;
     a.insert(a.end(), {"--ro-bind", r.string(), r.string()});
   }
+  for (const fs::path& w : view.writable) {
+    std::error_code ec;
+    if (w.empty() || !w.is_absolute()) continue;
+    fs::create_directories(w, ec);
+    if (fs::is_directory(w, ec)) a.insert(a.end(), {"--bind", w.string(), w.string()});
+  }
   for (const std::string& e : view.inner_env) {
     size_t eq = e.find('=');
     if (eq != std::string::npos) a.insert(a.end(), {"--setenv", e.substr(0, eq), e.substr(eq + 1)});

@@ -23,6 +23,9 @@ namespace kta::engine::ipc {
 
 struct WorkerView {
   std::vector<std::filesystem::path> readable;  // shown read-only at their own paths
+  // Shown read-write at their own paths (a persistent compile cache of the worker's own role);
+  // made when missing.
+  std::vector<std::filesystem::path> writable;
   bool gpu = false;              // every device node (/dev bound whole), else a minimal /dev
   std::vector<std::string> env;  // the whole environment inside, "NAME=value" each
   // Set for the process only, not for bwrap itself (LD_PRELOAD of a sanitizer runtime).

@@ -157,9 +157,10 @@ TEST_F(E2E, CorrectThenCorruptIsCaughtAfterTiming) {
 // mix task (cases/mix/mix_cpu.kta, a few milliseconds of CPU time per launch, so the measurement
 // is steady however busy the machine), whose trick, when it triggers, skips nearly all the work:
 // with the protocol's fresh inputs and poison turned off they read 10x to 85x. With them, every
-// timed launch has inputs never seen before and a poisoned output: they gain nothing. The same
-// candidates run on a GPU in gpu_attacks_test.cpp. off_cpu computes in a child process, which the
-// CPU-time clock would miss if the device did not count its children.
+// timed launch has inputs never seen before and a poisoned output: they gain nothing, which the
+// test reads as no significant gain (the interval's low end below 2x), not as a point estimate.
+// The same candidates run on a GPU in gpu_attacks_test.cpp. off_cpu computes in a child process,
+// which the CPU-time clock would miss if the device did not count its children.
 enum class Timing { cold, batch };
 class MixAttack : public E2E,
                   public ::testing::WithParamInterface<std::tuple<const char*, Timing>> {};
@@ -171,7 +172,10 @@ TEST_P(MixAttack, GainsNothing) {
   json t = eval_file(batch ? kCases / "mix_cpu_batch.kta" : kCases / "mix" / "mix_cpu.kta", out,
                      "--replay " + (kCases / "solutions" / name).string());
   EXPECT_TRUE(t["correct"].get<bool>()) << name << ": " << reason(t);
-  EXPECT_LT(t["speedup"].get<double>(), 1.5) << name << ": " << t.dump();
+  // Load-proof: a busy machine widens the interval, it does not lift it; a trick that triggers
+  // reads 10x to 85x, far above the bound.
+  ASSERT_TRUE(t["speedup_ci"].is_array() && t["speedup_ci"][0].is_number()) << t.dump();
+  EXPECT_LT(t["speedup_ci"][0].get<double>(), 2.0) << name << ": " << t.dump();
   // Valid HIP: the audit reads them as hipcc would (own_timer's extern "C" timer once failed).
   EXPECT_EQ(reason(t).find("cannot parse"), std::string::npos) << name << ": " << reason(t);
   json p = performance_payload(out);

@@ -72,7 +72,7 @@ TEST_F(RunnerE2E, TheRunnerStartsOncePerRunNotPerTask) {
   ASSERT_EQ(doc["tasks"].size(), 2u) << err;
   for (const json& t : doc["tasks"])
     EXPECT_TRUE(t["correct"].get<bool>()) << t["failure_reason"] << err;
-  EXPECT_NE(err.find("python runner: 1 start ("), std::string::npos) << err;
+  EXPECT_NE(err.find("python runner: 1 start (trusted 1; "), std::string::npos) << err;
 }
 
 }  // namespace

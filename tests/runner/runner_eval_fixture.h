@@ -40,7 +40,7 @@ class RunnerEval : public ::testing::Test {
     KtaRun r = run_kta(KTA_BINARY, dir,
                        "eval " + file.string() + " --device " + device_ + " --quick --output " +
                            (dir / "run").string() + " " + args,
-                       {{"KTA_CACHE_DIR", KTA_RUNNER_TEST_CACHE}});
+                       {{"KTA_CACHE_DIR", cache_dir.string()}});
     status = r.status;
     out = r.out;
     err = r.err;
@@ -55,6 +55,7 @@ class RunnerEval : public ::testing::Test {
   }
 
   fs::path dir;
+  fs::path cache_dir = KTA_RUNNER_TEST_CACHE;  // KTA_CACHE_DIR of the runs
   int status = 0;
   std::string out, err;
 

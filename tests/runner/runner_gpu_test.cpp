@@ -55,6 +55,33 @@ TEST_F(RunnerGpu, WrongTritonCandidateFailsCorrectness) {
       << t["failure_reason"];
 }
 
+// Files under `root` whose name starts with `prefix`.
+int files_named(const fs::path& root, const std::string& prefix) {
+  int n = 0;
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) return 0;
+  for (const auto& e : fs::recursive_directory_iterator(root, ec))
+    if (e.is_regular_file() && e.path().filename().string().rfind(prefix, 0) == 0) ++n;
+  return n;
+}
+
+// Each role's Triton kernels land in its own persistent folder, every point's specialization
+// compiled ahead by warm-up workers (each role's marker says its warm-up finished in full); a
+// second run over the same caches starts no workers and reads the same verdicts.
+TEST_F(RunnerGpu, TritonCompilesAreCachedPerRoleAndWarmedAhead) {
+  cache_dir = dir / "cache";
+  json first = eval_task(kCases / "triton_add" / "triton_add.kta");
+  expect_timed_and_correct(first, err);
+  for (const char* role : {"trusted", "candidate"}) {
+    fs::path root = cache_dir / "python" / role;
+    EXPECT_GE(files_named(root, "kta-warm-"), 1) << role;
+    EXPECT_GE(files_named(root, "add_kernel"), 1) << role << ": no compiled kernel under " << root;
+  }
+  json second = eval_task(kCases / "triton_add" / "triton_add.kta");
+  expect_timed_and_correct(second, err);
+  EXPECT_EQ(first["correct"], second["correct"]);
+}
+
 TEST_F(RunnerGpu, TorchOnCudaAgainstAHipCandidate) {
   expect_timed_and_correct(eval_task(kCases / "scale_gelu" / "scale_gelu.kta"), err);
 }

@@ -286,12 +286,15 @@ TEST(RunnerSettings, EveryVariableReachesItsOption) {
   RunnerOptions o = runner_options(settings_from({{"KTA_PYTHON", "/opt/py/bin/python3"},
                                                   {"PATH", "/a:/b"},
                                                   {"KTA_RUNNER", "/r/kta_runner.py"},
-                                                  {"PYTHONPATH", "/p"}}));
+                                                  {"PYTHONPATH", "/p"},
+                                                  {"KTA_CACHE_DIR", "/c"}}));
   EXPECT_EQ(o.search.preferred, "/opt/py/bin/python3");
   EXPECT_EQ(o.search.path, "/a:/b");
   EXPECT_EQ(o.script, "/r/kta_runner.py");
   EXPECT_EQ(o.environment.at("PYTHONPATH"), "/p");
   EXPECT_TRUE(o.python.empty());  // found by the search, not forced
+  EXPECT_EQ(o.cache_root, "/c/python");
+  EXPECT_TRUE(o.compile_cache.empty());  // each role's, given by the RunnerPool
 }
 
 // The interpreter is looked for where the search says, not in this process's environment: a

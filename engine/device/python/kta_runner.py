@@ -13,16 +13,23 @@ a missing module is a named failure and not a crash.
 """
 
 import array
+import atexit
 import collections
 import contextlib
 import gc
+import hashlib
+import importlib.metadata
 import importlib.util
 import io
 import json
 import mmap
 import os
+import re
+import shutil
 import socket
+import subprocess
 import sys
+import tempfile
 import time
 import traceback
 
@@ -46,6 +53,17 @@ GUARD_CYCLES = 200000
 GUARD_HZ = 2.0e9
 GUARD_MAX_CYCLES = int(0.05 * GUARD_HZ)
 SAMPLE_TRIES = 3
+
+# Worker processes that compile a Triton module's specializations ahead ("warm"): at most this
+# many per request ($KTA_WARM_WORKERS; 0 turns compiling ahead off), and no more than the
+# machine's cores.
+try:
+    WARM_WORKERS = int(os.environ.get("KTA_WARM_WORKERS", "8"))
+except ValueError:
+    WARM_WORKERS = 8
+# How long a call waits for warm-up workers the engine did not wait for (warm_wait), well inside
+# the engine's per-call deadline.
+WARM_CALL_WAIT = 5.0
 
 # enum kta_dtype (engine/runtime/kta/launch.h) -> (torch dtype name, task dtype name). torch has
 # uint32 and uint64 from 2.3 on, with few operators (copies, views, comparisons; most arithmetic
@@ -89,6 +107,48 @@ def exception_failure(prefix):
     return Failure("%s: %s" % (prefix, line), clip(traceback.format_exc()))
 
 
+# What source_digest reads of a module's folder at most: the staged copy is capped at 64 MiB.
+DIGEST_CAP = 64 << 20
+
+
+def source_digest(path):
+    """sha256 of a module's source: its own file and the Python files beside it (two levels
+    down, by relative path), which its kernels may come from."""
+    folder = os.path.dirname(os.path.abspath(path))
+    names = []
+    for here, dirs, files in os.walk(folder):
+        depth = os.path.relpath(here, folder).count(os.sep) + (here != folder)
+        if depth >= 2:
+            dirs[:] = []
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        names += [os.path.relpath(os.path.join(here, f), folder) for f in files if f.endswith(".py")]
+    h = hashlib.sha256()
+    read = 0
+    for name in sorted(names):
+        try:
+            with open(os.path.join(folder, name), "rb") as f:
+                data = f.read(DIGEST_CAP - read)
+        except OSError:
+            continue
+        read += len(data)
+        h.update(name.encode() + b"\0" + str(len(data)).encode() + b"\0" + data)
+        if read >= DIGEST_CAP:
+            break
+    return h.hexdigest()[:32]
+
+
+def triton_version():
+    """The installed Triton's version, read from its package metadata (no import), or 'none'."""
+    try:
+        return importlib.metadata.version("triton")
+    except Exception:
+        return "none"
+
+
+def safe_name(text):
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-") or "unknown"
+
+
 def cache_flush_bytes():
     """Twice the largest cpu cache, as the cpu device flushes (engine/device/cpu)."""
     best, best_level = 0, 0
@@ -128,6 +188,17 @@ class Runner:
         self.launches = collections.deque(maxlen=8)  # host seconds to launch recent samples
         self.triton_error = None
         self.next_module = 1
+        # Triton's compile cache: the role's persistent folder the engine shows this runner
+        # read-write (KTA_COMPILE_CACHE; the other role's runner does not see it), else a
+        # private temporary one. Keyed by Triton version, device and module source beneath.
+        self.cache_root = os.environ.get("KTA_COMPILE_CACHE", "")
+        if not self.cache_root:
+            self.cache_root = tempfile.mkdtemp(prefix="kta-triton-")
+            atexit.register(shutil.rmtree, self.cache_root, True)
+        self.cache_dirs = {}  # module id -> its Triton cache folder
+        self.sources = {}  # module id -> (file, symbol)
+        self.warming = {}  # module id -> (worker processes, marker file to write when all succeed)
+        self.device_tag = "cpu"
 
     # ---- transport ----
     def receive(self):
@@ -169,6 +240,7 @@ class Runner:
             props = torch.cuda.get_device_properties(index)
             l2 = getattr(props, "L2_cache_size", 0) or (64 << 20)
             self.flush_buf = torch.empty(2 * l2, dtype=torch.uint8, device=self.device)
+            self.device_tag = safe_name("%s-sm%d%d" % (props.name, props.major, props.minor))
         else:
             self.flush_buf = torch.empty(cache_flush_bytes(), dtype=torch.uint8)
         return {"version": PROTOCOL_VERSION, "python": sys.version.split()[0],
@@ -222,6 +294,8 @@ class Runner:
         folder = os.path.dirname(os.path.abspath(path))
         if folder not in sys.path:
             sys.path.insert(0, folder)  # sibling imports of the task's module
+        cache = self.cache_dir_for(path)
+        self.use_cache(cache)  # a module may compile kernels as it is imported
         out = io.StringIO()
         try:
             spec = importlib.util.spec_from_file_location(name, path)
@@ -244,7 +318,89 @@ class Runner:
         mid = self.next_module
         self.next_module += 1
         self.modules[mid] = (flavor, mode, fn)
-        return {"module": mid, "output": clip(out.getvalue())}
+        self.cache_dirs[mid] = cache
+        self.sources[mid] = (path, symbol)
+        return {"module": mid, "output": clip(out.getvalue()), "cache": cache}
+
+    # ---- compiling ahead ----
+    def warm(self, q):
+        """Starts worker processes that run a Triton module once at each call's shapes, on zeros,
+        so that every specialization its kernels will need is compiled into the module's cache
+        folder in parallel, while this runner goes on serving requests. A marker in the cache
+        folder records a set of calls warmed in full: a later run skips them."""
+        mid = int(q["module"])
+        if mid not in self.modules or self.modules[mid][0] != "triton" or not self.gpu \
+                or WARM_WORKERS <= 0:
+            return {"workers": 0}
+        if self.triton_unavailable():
+            return {"workers": 0}
+        calls = q.get("calls", [])
+        cache = self.cache_dirs[mid]
+        digest = hashlib.sha256(json.dumps(calls, sort_keys=True).encode()).hexdigest()[:32]
+        marker = os.path.join(cache, "kta-warm-%s" % digest)
+        if not calls or os.path.exists(marker):
+            return {"workers": 0, "cached": bool(calls)}
+        self.settle(mid, 0)  # an earlier warm-up of the module is superseded
+        n = max(1, min(len(calls), WARM_WORKERS, os.cpu_count() or 1))
+        path, symbol = self.sources[mid]
+        env = dict(os.environ, TRITON_CACHE_DIR=cache)
+        procs = []
+        for k in range(n):
+            job = {"file": path, "symbol": symbol, "device": self.device, "calls": calls[k::n]}
+            try:
+                p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--warm"],
+                                     stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env)
+                p.stdin.write(json.dumps(job).encode())
+                p.stdin.close()
+                procs.append(p)
+            except OSError as e:
+                sys.stderr.write("kta_runner: cannot start a warm-up worker: %s\n" % e)
+        self.warming[mid] = (procs, marker)
+        return {"workers": len(procs)}
+
+    def settle(self, mid, seconds):
+        """Waits up to `seconds` for a module's warm-up workers, then stops what is left (their
+        finished compiles stay cached; this runner compiles the rest as it needs them)."""
+        procs, marker = self.warming.pop(mid, ([], ""))
+        deadline = time.monotonic() + seconds
+        ok = bool(procs)
+        for p in procs:
+            try:
+                ok = p.wait(max(0.0, deadline - time.monotonic())) == 0 and ok
+            except subprocess.TimeoutExpired:
+                ok = False
+                p.kill()
+                p.wait()
+        if ok:
+            with contextlib.suppress(OSError), open(marker, "w") as f:
+                f.write("warmed\n")
+        return {"workers": len(procs), "complete": ok}
+
+    def warm_wait(self, q):
+        return self.settle(int(q["module"]), float(q.get("seconds", 60)))
+
+    def cache_dir_for(self, path):
+        """The Triton cache of a module: <root>/triton-<version>/<device>/<source digest>, so a
+        Triton upgrade, another GPU or another source never reads an old entry, and a candidate's
+        kernels are cached apart from any other source's. A root that cannot be written (a
+        read-only cache folder) gives way to a private temporary one."""
+        cache = os.path.join(self.cache_root, "triton-" + safe_name(triton_version()),
+                             self.device_tag, source_digest(path))
+        try:
+            os.makedirs(cache, exist_ok=True)
+        except OSError as e:
+            sys.stderr.write("kta_runner: cannot use the compile cache %s (%s); a private one "
+                             "instead\n" % (cache, e.strerror))
+            self.cache_root = tempfile.mkdtemp(prefix="kta-triton-")
+            atexit.register(shutil.rmtree, self.cache_root, True)
+            return self.cache_dir_for(path)
+        return cache
+
+    @staticmethod
+    def use_cache(cache):
+        """Points Triton (and torch.compile's Triton kernels) at a module's cache folder; Triton
+        reads the variable whenever it compiles or loads a kernel."""
+        os.environ["TRITON_CACHE_DIR"] = cache
 
     def triton_unavailable(self):
         if self.triton_error is not None:
@@ -280,6 +436,9 @@ class Runner:
     def callable_for(self, q, tensors):
         """The zero-argument function a call or a timed sample runs, and how to finish it."""
         flavor, mode, fn = self.modules[int(q["module"])]
+        if int(q["module"]) in self.warming:  # the engine asks warm_wait first; this bounds it
+            self.settle(int(q["module"]), WARM_CALL_WAIT)
+        self.use_cache(self.cache_dirs[int(q["module"])])
         params = [p["f"] if p["is_float"] else p["i"] for p in q.get("params", [])]
         if flavor == "triton" or mode == "launcher":
             return (lambda: fn(*tensors, *params)), (lambda result: None)
@@ -481,7 +640,8 @@ class Runner:
 
     def serve(self):
         handlers = {"hello": self.hello, "free": self.free, "compile": self.compile,
-                    "call": self.call, "timed": self.timed, "fetch": self.fetch}
+                    "call": self.call, "timed": self.timed, "fetch": self.fetch,
+                    "warm": self.warm, "warm_wait": self.warm_wait}
         while True:
             q, fd = self.receive()
             if q is None:
@@ -530,7 +690,41 @@ def copy_outputs(result, outs):
         buf.copy_(value)
 
 
+def warm_worker():
+    """A warm-up worker (Runner.warm): reads its job from stdin, runs the module's callable once
+    per call on zero tensors of the call's shapes, and exits. Failures are the real run's to
+    report: here they only go to stderr (the runner's log)."""
+    job = json.loads(sys.stdin.read())
+    import torch
+    device = job["device"]
+    if device.startswith("cuda"):
+        torch.cuda.set_device(int(device.split(":")[1]) if ":" in device else 0)
+    folder = os.path.dirname(os.path.abspath(job["file"]))
+    sys.path.insert(0, folder)
+    spec = importlib.util.spec_from_file_location("kta_warm", job["file"])
+    module = importlib.util.module_from_spec(spec)
+    with contextlib.redirect_stdout(io.StringIO()):
+        spec.loader.exec_module(module)
+    fn = getattr(module, job["symbol"])
+    for call in job["calls"]:
+        try:
+            tensors = [torch.zeros(t["shape"], dtype=torch_dtype(torch, t["dtype"]), device=device)
+                       for t in call["tensors"]]
+            params = [p["f"] if p["is_float"] else p["i"] for p in call.get("params", [])]
+            with contextlib.redirect_stdout(io.StringIO()):
+                fn(*tensors, *params)
+            if device.startswith("cuda"):
+                torch.cuda.synchronize()
+        except Exception as e:
+            sys.stderr.write("kta_runner: warm-up of %s at %s: %r\n" %
+                             (job["symbol"], [t["shape"] for t in call["tensors"]], e))
+            return 1
+    return 0
+
+
 def main(argv):
+    if argv[:1] == ["--warm"]:
+        return warm_worker()
     fd = None
     for i, a in enumerate(argv):
         if a == "--fd" and i + 1 < len(argv):

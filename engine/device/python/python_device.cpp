@@ -120,6 +120,7 @@ CompileResult PythonDevice::compile(const CompileRequest& request) {
 json PythonDevice::call_request(uint64_t module, const LauncherArgs& args, std::string* error) {
   auto child = runner_->module_id(module, options_.compile_timeout_s, error);
   if (!child) return nullptr;
+  runner_->settle(module, options_.compile_timeout_s);  // compiles ahead finish first
   json tensors = json::array(), stage = json::array();
   for (const TensorArg& t : args.tensors) {
     tensors.push_back({{"name", t.name},
@@ -187,6 +188,27 @@ TimedResult PythonDevice::timed(std::span<const Invocation> batch, bool flush) {
   return t;
 }
 
+void PythonDevice::warm_up(uint64_t module, std::span<const LauncherArgs> calls) {
+  if (calls.empty()) return;
+  std::lock_guard lock(runner_->mutex());
+  json list = json::array();
+  for (const LauncherArgs& a : calls) {
+    json tensors = json::array();
+    for (const TensorArg& t : a.tensors)
+      tensors.push_back(
+          {{"name", t.name}, {"dtype", t.dtype}, {"shape", t.shape}, {"role", role_name(t.role)}});
+    list.push_back(
+        {{"tensors", tensors}, {"params", scalars(a.params)}, {"init_args", scalars(a.init_args)}});
+  }
+  // The runner starts its workers and answers at once; a failure is the first call's to name.
+  runner_->warm(module, list, options_.compile_timeout_s);
+}
+
+void PythonDevice::synchronize() {
+  std::lock_guard lock(runner_->mutex());
+  runner_->settle_all(options_.compile_timeout_s);
+}
+
 // After a call the runner's copy is the newest (it may have written any tensor, inputs too);
 // after a failure it may be gone with the child, and the host copy is what is left.
 void PythonDevice::mark_called(const LauncherArgs& args, bool ok) {
@@ -201,6 +223,12 @@ std::unique_ptr<Device> RunnerPool::device(DeviceRole role, const DeviceOptions&
   if (!slot) {
     RunnerOptions o = options_;
     o.device = options.device;
+    // The trusted cache is safe from candidate code only where the candidate's runner is
+    // isolated (it then does not see the folder at all); without isolation the trusted runner
+    // compiles into its private temporary folder instead.
+    bool persistent = role == DeviceRole::candidate || ipc::worker_isolation().sandboxed;
+    if (!o.cache_root.empty() && persistent)
+      o.compile_cache = o.cache_root / device_role_name(role);
     slot = std::make_shared<RunnerProcess>(o);
   }
   return std::make_unique<PythonDevice>(slot, options);
@@ -215,6 +243,9 @@ RunnerStats RunnerPool::stats() const {
     s.starts += x.starts;
     s.start_seconds += x.start_seconds;
     s.requests += x.requests;
+    if (x.starts > 0)
+      s.by_role += (s.by_role.empty() ? "" : ", ") + std::string(device_role_name(role)) + " " +
+                   std::to_string(x.starts);
   }
   return s;
 }

@@ -36,7 +36,11 @@ class PythonDevice : public Device {
   // Python entries have no kernel mode: a kernel launch fails with a named reason.
   LaunchResult run(const Invocation& invocation) override;
   TimedResult timed(std::span<const Invocation> batch, bool flush) override;
-  void synchronize() override {}
+  // Triton entries on a GPU: the runner compiles every call's kernel specializations in worker
+  // processes of its own (kta_runner.py, "warm").
+  void warm_up(uint64_t module, std::span<const LauncherArgs> calls) override;
+  // Waits for the runner's warm-up workers (calls are synchronous already).
+  void synchronize() override;
 
   RunnerProcess& runner() { return *runner_; }
 

@@ -19,6 +19,7 @@ RunnerOptions runner_options(const Settings& s) {
   o.search = {s.python, s.path};
   o.script = s.runner_script;
   o.environment = s.environment;
+  if (!s.cache_dir.empty()) o.cache_root = s.cache_dir / "python";
   return o;
 }
 
@@ -71,11 +72,15 @@ ipc::SpawnSpec RunnerProcess::command(const std::string& python, const fs::path&
     view.readable.push_back(fs::path(python).parent_path().parent_path());
   view.readable.push_back(fs::absolute(script, ec));
   view.readable.push_back(sources_.path());
-  std::vector<std::string> names = {"PYTHONPATH",           "LD_LIBRARY_PATH",
-                                    "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
-                                    "ROCR_VISIBLE_DEVICES", "OMP_NUM_THREADS"};
+  std::vector<std::string> names = {
+      "PYTHONPATH",           "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
+      "ROCR_VISIBLE_DEVICES", "OMP_NUM_THREADS", "KTA_WARM_WORKERS"};
   if (!isolation.sandboxed) names.insert(names.end(), {"HOME", "XDG_CACHE_HOME"});
   view.env = ipc::worker_environment(options_.environment, names);
+  if (!options_.compile_cache.empty()) {
+    view.writable.push_back(options_.compile_cache);
+    view.env.push_back("KTA_COMPILE_CACHE=" + options_.compile_cache.string());
+  }
   for (const std::string& e : view.env)
     if (e.starts_with("PYTHONPATH="))
       for (size_t b = 11, c; b <= e.size(); b = c + 1) {
@@ -223,6 +228,31 @@ std::optional<int64_t> RunnerProcess::module_id(uint64_t id, double timeout_s, s
   m.child_id = r.value("module", int64_t(0));
   m.generation = child_.generation();
   return m.child_id;
+}
+
+bool RunnerProcess::warm(uint64_t id, const json& calls, double timeout_s) {
+  std::string error;
+  auto child = module_id(id, timeout_s, &error);
+  if (!child) return false;
+  json r = request({{"op", "warm"}, {"module", *child}, {"calls", calls}}, timeout_s);
+  if (!r.value("ok", false) || r.value("workers", 0) == 0) return false;
+  modules_[id - 1].warming = child_.generation();
+  return true;
+}
+
+void RunnerProcess::settle(uint64_t id, double timeout_s) {
+  if (id == 0 || id > modules_.size()) return;
+  Module& m = modules_[id - 1];
+  if (m.warming == 0) return;
+  bool same_child = m.warming == child_.generation() && child_.running();
+  m.warming = 0;
+  if (!same_child) return;
+  // The runner stops what is left a little before the engine's deadline would stop the runner.
+  request({{"op", "warm_wait"}, {"module", m.child_id}, {"seconds", 0.8 * timeout_s}}, timeout_s);
+}
+
+void RunnerProcess::settle_all(double timeout_s) {
+  for (uint64_t id = 1; id <= modules_.size(); ++id) settle(id, timeout_s);
 }
 
 }  // namespace kta::engine

@@ -36,7 +36,15 @@ struct RunnerOptions {
   // Python and the GPU runtime read of it.
   std::map<std::string, std::string> environment;
   double start_timeout_s = 120;  // start-up: interpreter, `import torch`, device set-up
-  int protocol_version = 1;      // what the engine speaks; tests change it
+  // The persistent compile caches of the runners ($KTA_CACHE_DIR/python): a RunnerPool gives
+  // each role the folder of its own name beneath (trusted/, candidate/); empty: none.
+  std::filesystem::path cache_root;
+  // This runner's own persistent Triton cache, shown read-write to it alone (the other role's
+  // runner does not see it); the runner keys it further by Triton version, device and module
+  // source (docs/python.md, "Compile caches"). Empty: Triton's caches live in the runner's
+  // private /tmp and go with it.
+  std::filesystem::path compile_cache;
+  int protocol_version = 1;  // what the engine speaks; tests change it
 };
 
 // The runner's options from the environment's settings ($KTA_PYTHON, $PATH, $KTA_RUNNER and the
@@ -48,6 +56,7 @@ struct RunnerStats {
   int starts = 0;
   double start_seconds = 0;
   uint64_t requests = 0;
+  std::string by_role;  // RunnerPool: "trusted 1, candidate 1" (a restart counts as a start)
 };
 
 class RunnerProcess {
@@ -72,6 +81,12 @@ class RunnerProcess {
   uint64_t compile(const nlohmann::json& q, double timeout_s, nlohmann::json* reply);
   // The child's id of an engine-side module, recompiling it in a fresh child when needed.
   std::optional<int64_t> module_id(uint64_t id, double timeout_s, std::string* error);
+  // Starts compiling a module's specializations ahead for `calls` (the "warm" request) and
+  // whether workers started; settle() waits for them (at most `timeout_s`) before the module's
+  // first call. A child started since has none to wait for.
+  bool warm(uint64_t id, const nlohmann::json& calls, double timeout_s);
+  void settle(uint64_t id, double timeout_s);
+  void settle_all(double timeout_s);  // every module's
 
   bool zero_copy() const { return zero_copy_; }  // the child's tensors are the shared memory
   uint64_t generation() const { return child_.generation(); }  // bumped by every start
@@ -99,6 +114,7 @@ class RunnerProcess {
     nlohmann::json request;
     int64_t child_id = 0;
     uint64_t generation = 0;
+    uint64_t warming = 0;  // generation of the child whose warm-up workers run; 0: none
   };
 
   RunnerOptions options_;
