@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "engine/check/compare.h"
+#include "engine/validate/checks.h"
 #include "engine/validate/device_checks.h"
 
 namespace kta::engine {
@@ -167,6 +168,34 @@ TEST_F(FloatAtomics, IntegerAtomicsAreFine) {
                  "  atomicAdd(&hist[x[threadIdx.x]], 1u);\n"
                  "}\n");
   EXPECT_TRUE(float_atomics(f).empty());
+}
+
+// timing.self on the baseline timed against itself: an interval that holds 1 passes; a bias
+// within twice the noise target (at least 5%) is what a busy machine reads, a warning; a larger
+// one on a measurement that reached its noise target fails; an unreliable one only warns.
+PerformanceReport self_report(double est, double lo, double hi, bool reliable = true) {
+  PerformanceReport pr;
+  pr.speedup = SpeedupEstimate{est, lo, hi};
+  pr.reliable = reliable;
+  return pr;
+}
+
+TEST(TimingSelf, IdenticalCodeMustReadOneBeyondTheNoiseAllowance) {
+  model::Task task;  // the candidate is the baseline
+  task.timing.max_noise = 0.02;
+  EXPECT_EQ(self_check(task, self_report(1.01, 0.99, 1.03)).level, CheckLevel::pass);
+  // Seen under two busy loops on two cores: 1.032x [1.007, 1.058].
+  CheckOutcome small = self_check(task, self_report(1.032, 1.007, 1.058));
+  EXPECT_EQ(small.level, CheckLevel::warn) << small.reason;
+  EXPECT_NE(small.reason.find("within 1.050x"), std::string::npos) << small.reason;
+  EXPECT_EQ(self_check(task, self_report(0.96, 0.94, 0.98)).level, CheckLevel::warn);
+  CheckOutcome big = self_check(task, self_report(1.12, 1.09, 1.15));
+  EXPECT_EQ(big.level, CheckLevel::fail) << big.reason;
+  EXPECT_NE(big.reason.find("favours one side"), std::string::npos) << big.reason;
+  EXPECT_EQ(self_check(task, self_report(0.85, 0.8, 0.9)).level, CheckLevel::fail);
+  EXPECT_EQ(self_check(task, self_report(1.12, 1.09, 1.15, false)).level, CheckLevel::warn);
+  task.timing.max_noise = 0.08;  // a noisier target allows more: 1.16x either way
+  EXPECT_EQ(self_check(task, self_report(1.12, 1.09, 1.15)).level, CheckLevel::warn);
 }
 
 }  // namespace

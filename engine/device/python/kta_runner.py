@@ -323,7 +323,7 @@ class Runner:
         return {"module": mid, "output": clip(out.getvalue()), "cache": cache}
 
     # ---- compiling ahead ----
-    def warm(self, q):
+    def warm_up(self, q):
         """Starts worker processes that run a Triton module once at each call's shapes, on zeros,
         so that every specialization its kernels will need is compiled into the module's cache
         folder in parallel, while this runner goes on serving requests. A marker in the cache
@@ -641,7 +641,7 @@ class Runner:
     def serve(self):
         handlers = {"hello": self.hello, "free": self.free, "compile": self.compile,
                     "call": self.call, "timed": self.timed, "fetch": self.fetch,
-                    "warm": self.warm, "warm_wait": self.warm_wait}
+                    "warm": self.warm_up, "warm_wait": self.warm_wait}
         while True:
             q, fd = self.receive()
             if q is None:
@@ -691,7 +691,7 @@ def copy_outputs(result, outs):
 
 
 def warm_worker():
-    """A warm-up worker (Runner.warm): reads its job from stdin, runs the module's callable once
+    """A warm-up worker (Runner.warm_up): reads its job from stdin, runs the module's callable once
     per call on zero tensors of the call's shapes, and exits. Failures are the real run's to
     report: here they only go to stderr (the runner's log)."""
     job = json.loads(sys.stdin.read())
