@@ -40,7 +40,7 @@ class RunnerEval : public ::testing::Test {
     KtaRun r = run_kta(KTA_BINARY, dir,
                        "eval " + file.string() + " --device " + device_ + " --quick --output " +
                            (dir / "run").string() + " " + args,
-                       {{"KTA_CACHE_DIR", cache_dir.string()}});
+                       env_with({{"KTA_CACHE_DIR", cache_dir.string()}}));
     status = r.status;
     out = r.out;
     err = r.err;
@@ -56,6 +56,11 @@ class RunnerEval : public ::testing::Test {
 
   fs::path dir;
   fs::path cache_dir = KTA_RUNNER_TEST_CACHE;  // KTA_CACHE_DIR of the runs
+  Env env;                                      // more variables for the runs
+  Env env_with(Env base) const {
+    base.insert(env.begin(), env.end());
+    return base;
+  }
   int status = 0;
   std::string out, err;
 

@@ -66,10 +66,12 @@ int files_named(const fs::path& root, const std::string& prefix) {
 }
 
 // Each role's Triton kernels land in its own persistent folder, every point's specialization
-// compiled ahead by warm-up workers (each role's marker says its warm-up finished in full); a
-// second run over the same caches starts no workers and reads the same verdicts.
+// compiled ahead by warm-up workers when they are asked for (each role's marker says its warm-up
+// finished in full); a second run over the same caches starts no workers and reads the same
+// verdicts.
 TEST_F(RunnerGpu, TritonCompilesAreCachedPerRoleAndWarmedAhead) {
   cache_dir = dir / "cache";
+  env["KTA_WARM_WORKERS"] = "4";
   json first = eval_task(kCases / "triton_add" / "triton_add.kta");
   expect_timed_and_correct(first, err);
   for (const char* role : {"trusted", "candidate"}) {

@@ -55,12 +55,14 @@ GUARD_MAX_CYCLES = int(0.05 * GUARD_HZ)
 SAMPLE_TRIES = 3
 
 # Worker processes that compile a Triton module's specializations ahead ("warm"): at most this
-# many per request ($KTA_WARM_WORKERS; 0 turns compiling ahead off), and no more than the
-# machine's cores.
+# many per request ($KTA_WARM_WORKERS), no more than the machine's cores. Off (0) unless set: on
+# the H200 each worker paid 4-6 s of interpreter, `import torch` and CUDA context, more than the
+# compiles it saved, and a cold rmsnorm run took 102 s with them against 88 s without
+# (bench/engine/RESULTS.md, 2026-12-03).
 try:
-    WARM_WORKERS = int(os.environ.get("KTA_WARM_WORKERS", "8"))
+    WARM_WORKERS = int(os.environ.get("KTA_WARM_WORKERS", "0"))
 except ValueError:
-    WARM_WORKERS = 8
+    WARM_WORKERS = 0
 # How long a call waits for warm-up workers the engine did not wait for (warm_wait), well inside
 # the engine's per-call deadline.
 WARM_CALL_WAIT = 5.0
