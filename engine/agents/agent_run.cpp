@@ -92,6 +92,7 @@ void note_changes(AgentRun& run) {
 
 std::string AgentRun::summary() const {
   if (!ran) return error;
+  if (!failure.empty()) return failure;
   std::string s = "agent " + process.status();
   if (!process.timed_out && process.exit_code == 0 && !process.signal) s = "agent finished";
   if (changes.unchanged) s += "; candidate unchanged from the baseline";
@@ -101,6 +102,15 @@ std::string AgentRun::summary() const {
 }
 
 namespace {
+
+// The first line of `file` that starts with `prefix`, trimmed; empty when none.
+std::string first_line_with(const fs::path& file, const std::string& prefix) {
+  std::ifstream in(file);
+  std::string line;
+  for (int n = 0; n < 200 && std::getline(in, line); ++n)
+    if (line.starts_with(prefix)) return line.substr(0, 300);
+  return {};
+}
 
 // Everything before the agent starts: placeholders, workspace, prompt, command line, sandbox.
 // nullopt with run.error set when the agent cannot run.
@@ -140,6 +150,20 @@ std::optional<CommandLine> prepare_run(const TaskJob& job, const fs::path& works
     run.error = *err;
     return std::nullopt;
   }
+  // The program as PATH finds it now: inside the sandbox /tmp is private, and what the command
+  // runs from (an npm install in a build tree under /tmp, say) is bound back by its real path.
+  const auto env = agent_environment(o, *cl);
+  const auto path = env.find("PATH");
+  const std::string search = path == env.end() ? std::string() : path->second;
+  fs::path program =
+      resolve_command(cl->argv.empty() ? std::string() : cl->argv[0], search, workspace);
+  if (program.empty()) {
+    run.error =
+        fmt::format("agent '{}' not started: command '{}' not found on PATH ({})", job.agent_label,
+                    cl->argv.empty() ? "" : cl->argv[0], search.empty() ? "PATH unset" : search);
+    return std::nullopt;
+  }
+  cl->argv[0] = program.string();
   return cl;
 }
 
@@ -151,8 +175,13 @@ ProcessSpec agent_process(const TaskJob& job, const fs::path& workspace, const A
   if (run.sandboxed) {
     std::vector<fs::path> hidden = {o.run_dir, o.cache_dir, job.task.dir};
     hidden.insert(hidden.end(), o.cache_dirs.begin(), o.cache_dirs.end());
-    SandboxSpec s{workspace, hidden, agent_home_paths(o.home),
-                  agent_readable_paths(cl.argv, o.stdlib_dir), o.network};
+    std::vector<fs::path> readable = agent_readable_paths(cl.argv, o.stdlib_dir);
+    const auto env = agent_environment(o, cl);
+    const auto path = env.find("PATH");
+    for (const fs::path& need :
+         command_needs(cl.argv[0], path == env.end() ? std::string() : path->second))
+      readable.push_back(need);
+    SandboxSpec s{workspace, hidden, agent_home_paths(o.home), readable, o.network};
     // The task's files in the workspace: a read-only mount, which root cannot write either.
     s.readonly = {workspace / kTaskDir};
     p.argv = bwrap_argv(s, cl.argv);
@@ -180,6 +209,14 @@ void run_and_observe(const TaskJob& job, const fs::path& workspace, const AgentR
   run.process = run_process(p);
   run.ran = run.process.started;
   if (!run.ran) run.error = "agent not started: " + run.process.error;
+  // bwrap started, but not the program in it (a file the sandbox hides, a missing interpreter).
+  if (run.ran && run.sandboxed && run.process.exit_code == 1) {
+    std::string line = first_line_with(p.log, "bwrap: ");
+    if (!line.empty()) {
+      run.ran = false;
+      run.error = "agent not started in the sandbox: " + line;
+    }
+  }
   Snapshot after = snapshot(workspace), outside_after = outside_snapshot(o.run_dir, workspace);
   run.changes = compare_snapshots(before, after, baseline);
   for (const auto& [path, state] : outside_after) {
@@ -203,6 +240,11 @@ AgentRun run_command_agent(const TaskJob& job, const fs::path& workspace,
   fs::permissions(workspace / kTaskDir, fs::perms::owner_write, fs::perm_options::add, ec);
   run.usage = parse_usage_file(p.log);
   note_changes(run);
+  // A crash before any edit is the agent's failure, not a candidate equal to the baseline.
+  const ProcessResult& pr = run.process;
+  bool crashed = !pr.timed_out && (pr.signal || pr.exit_code.value_or(0) != 0);
+  if (run.ran && crashed && run.changes.editable_changed.empty())
+    run.failure = "agent " + pr.status() + " before changing any editable file";
   if (auto err = take_back(job, workspace, run)) {
     run.ran = false;
     run.error = *err;

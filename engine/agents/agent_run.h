@@ -38,6 +38,9 @@ struct AgentRunOptions {
 struct AgentRun {
   bool ran = false;  // false: the agent never started (error says why)
   std::string error;
+  // It ran but failed before changing any editable file (exited non-zero, killed by a signal
+  // other than the timeout's): a named agent failure, never a candidate equal to the baseline.
+  std::string failure;
   ProcessResult process;
   AgentUsage usage;
   WorkspaceChanges changes;

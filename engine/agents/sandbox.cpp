@@ -111,6 +111,92 @@ std::vector<fs::path> agent_readable_paths(const std::vector<std::string>& argv,
   return paths;
 }
 
+fs::path resolve_command(const std::string& command, const std::string& path, const fs::path& cwd) {
+  std::error_code ec;
+  if (command.empty()) return {};
+  if (command.find('/') != std::string::npos) {
+    fs::path p = fs::path(command).is_absolute() ? fs::path(command) : cwd / command;
+    return fs::exists(p, ec) ? p.lexically_normal() : fs::path();
+  }
+  for (size_t b = 0; b <= path.size();) {
+    size_t e = std::min(path.find(':', b), path.size());
+    fs::path dir = e > b ? fs::path(path.substr(b, e - b)) : cwd;  // an empty entry: the cwd
+    if (dir.is_relative()) dir = cwd / dir;
+    fs::path candidate = dir / command;
+    if (fs::is_regular_file(candidate, ec) && access(candidate.c_str(), X_OK) == 0)
+      return candidate.lexically_normal();
+    b = e + 1;
+  }
+  return {};
+}
+
+namespace {
+
+// The interpreter a script's #! line names, resolved; empty for a binary or none.
+fs::path interpreter_of(const fs::path& script, const std::string& path) {
+  FILE* f = std::fopen(script.c_str(), "rb");
+  if (f == nullptr) return {};
+  char buf[256] = {};
+  size_t n = std::fread(buf, 1, sizeof buf - 1, f);
+  std::fclose(f);
+  std::string line(buf, n);
+  if (!line.starts_with("#!")) return {};
+  line = line.substr(
+      2, line.find('\n') == std::string::npos ? std::string::npos : line.find('\n') - 2);
+  std::vector<std::string> words;
+  for (size_t b = 0; b < line.size();) {
+    size_t e = line.find_first_of(" \t", b);
+    if (e == std::string::npos) e = line.size();
+    if (e > b) words.push_back(line.substr(b, e - b));
+    b = e + 1;
+  }
+  if (words.empty()) return {};
+  if (fs::path(words[0]).filename() != "env") return words[0];
+  for (size_t i = 1; i < words.size(); ++i)
+    if (!words[i].starts_with("-") && words[i].find('=') == std::string::npos)
+      return resolve_command(words[i], path, "/");
+  return {};
+}
+
+// A program's symlink chain (each link and its final target) and the package it runs from.
+void add_program(const fs::path& program, std::vector<fs::path>& out) {
+  std::error_code ec;
+  fs::path p = program;
+  for (int hops = 0; hops < 16 && fs::is_symlink(p, ec); ++hops) {
+    out.push_back(p);
+    fs::path target = fs::read_symlink(p, ec);
+    if (ec) break;
+    p = (target.is_absolute() ? target : p.parent_path() / target).lexically_normal();
+  }
+  fs::path real = fs::canonical(p, ec);
+  if (ec) return;
+  out.push_back(real);
+  // An npm package: the node_modules it lies in (its dependencies are there too).
+  std::string s = real.string();
+  size_t at = s.find("/node_modules/");
+  out.push_back(at != std::string::npos ? fs::path(s.substr(0, at + 13)) : real.parent_path());
+}
+
+}  // namespace
+
+std::vector<fs::path> command_needs(const fs::path& program, const std::string& path) {
+  std::vector<fs::path> needs;
+  if (program.empty()) return needs;
+  add_program(program, needs);
+  std::error_code ec;
+  fs::path real = fs::canonical(program, ec);
+  if (ec) return needs;
+  fs::path interpreter = interpreter_of(real, path);
+  if (!interpreter.empty() && fs::exists(interpreter, ec)) {
+    size_t before = needs.size();
+    add_program(interpreter, needs);
+    // An interpreter installed in its own tree (prefix/bin/node): the whole tree.
+    for (size_t i = before; i < needs.size(); ++i)
+      if (needs[i].filename() == "bin") needs[i] = needs[i].parent_path();
+  }
+  return needs;
+}
+
 std::vector<fs::path> agent_home_paths(const fs::path& h) {
   if (h.empty()) return {};
   return {h / ".claude", h / ".claude.json", h / ".codex", h / ".cursor", h / ".config" / "cursor"};

@@ -35,6 +35,20 @@ bool bwrap_usable(std::string* why, const std::map<std::string, std::string>& en
 // Login and settings folders of the supported CLIs under `home`, kept writable in the sandbox.
 std::vector<std::filesystem::path> agent_home_paths(const std::filesystem::path& home);
 
+// Where an agent's program is: `command` itself when it names a path (relative to `cwd`), else
+// the first executable file of that name in `path` (':'-separated, as PATH); empty when none.
+// Resolved before the sandbox starts, whose private /tmp may hide what PATH points into.
+std::filesystem::path resolve_command(const std::string& command, const std::string& path,
+                                      const std::filesystem::path& cwd);
+
+// What running `program` needs to read besides the system's folders: the file and every target
+// of its symlinks, the package it runs from (the node_modules folder its real file lies in, with
+// the package's dependencies, else that file's folder) and, for a script, the interpreter its #!
+// line names (through `path` for `#!/usr/bin/env NAME`) with its installation (the folder above its
+// bin/).
+std::vector<std::filesystem::path> command_needs(const std::filesystem::path& program,
+                                                 const std::string& path);
+
 // What an agent needs to read besides the workspace: the folder of the running kta binary (its
 // worker and runtime libraries), kta's source or install root (stdlib, runtime headers), and
 // every absolute path the command line names.

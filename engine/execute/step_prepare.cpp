@@ -88,9 +88,9 @@ StepResult JobRunner::prepare() {
   if (agent_kind(job_.agent) == AgentKind::command) {
     agent = run_command_agent(job_, workspace_, agent_options(plan_, options_));
     report.agent = agent_record(*agent);
-    if (!agent->ran) {
+    if (!agent->ran || !agent->failure.empty()) {
       r.outcome = StepOutcome::error;
-      r.reason = agent->error;
+      r.reason = agent->ran ? agent->failure : agent->error;
       r.payload.report = std::move(report);
       return r;
     }

@@ -36,6 +36,13 @@ std::string fake_agent(const std::string& name, const std::string& behaviour,
          "\", \"{prompt_file}\"" + extra + "\n  timeout " + timeout + "\n}\n";
 }
 
+// An agent declaration running a command found through PATH (no path in its name).
+std::string cli_agent(const std::string& name, const std::string& command,
+                      const std::string& behaviour) {
+  return "agent " + name + "() {\n  command \"" + command + "\", \"" + behaviour +
+         "\", \"{prompt_file}\"\n  timeout 120s\n}\n";
+}
+
 // Every file below `root` that mentions one of `numbers`.
 std::vector<std::string> files_mentioning(const fs::path& root,
                                           const std::vector<int64_t>& numbers) {
@@ -58,17 +65,28 @@ class AgentsE2E : public ::testing::Test {
   static void SetUpTestSuite() {
     root = scratch_dir("kta-agents-e2e");
     fs::path prompts = prompts_with_cheatsheets(root / "prompts");
+    // A CLI found only through PATH, in a folder under /tmp (as an npm install in a fresh
+    // clone's build tree would be): a script that runs the fake agent.
+    fs::path bin = root / "bin";
+    write_file(bin / "kta-fake-cli", "#!/bin/sh\nexec sh '" + kFake.string() + "' \"$@\"\n");
+    fs::permissions(bin / "kta-fake-cli", fs::perms::owner_all | fs::perms::group_read |
+                                              fs::perms::group_exec | fs::perms::others_read |
+                                              fs::perms::others_exec);
+    const char* path = std::getenv("PATH");
     g_env = {{"KTA_CACHE_DIR", kCache.string()},
              {"KTA_AGENT_GRACE", "0.5"},
-             {"KTA_PROMPTS_DIR", prompts.string()}};
+             {"KTA_PROMPTS_DIR", prompts.string()},
+             {"PATH", bin.string() + ":" + (path ? path : "/usr/bin:/bin")}};
     write_file(kCache / "sentinel", "reference outputs live here\n");
     plain = evaluate(
         "plain", "off",
         fake_agent("improve", "improve") + fake_agent("breaker", "break") +
             fake_agent("hardcode", "hardcode") + fake_agent("sleeper", "timeout", "2s") +
             fake_agent("escape", "escape") + fake_agent("snoop", "snoop") +
-            fake_agent("edit_readonly", "edit-readonly") + fake_agent("noop", "noop"),
-        {"improve", "breaker", "hardcode", "sleeper", "escape", "snoop", "edit_readonly", "noop"});
+            fake_agent("edit_readonly", "edit-readonly") + fake_agent("noop", "noop") +
+            fake_agent("crasher", "crash") + cli_agent("missing", "kta-no-such-cli", "improve"),
+        {"improve", "breaker", "hardcode", "sleeper", "escape", "snoop", "edit_readonly", "noop",
+         "crasher", "missing"});
     std::string why;
     bwrap = kta::engine::bwrap_usable(&why, kta::engine::process_environment());
     bwrap_why = why;
@@ -78,8 +96,10 @@ class AgentsE2E : public ::testing::Test {
       sandboxed = evaluate("sandboxed", "on",
                            fake_agent("improve", "improve") + fake_agent("escape", "escape") +
                                fake_agent("snoop", "snoop", "120s", snoop_args) +
-                               fake_agent("sleeper", "timeout", "2s"),
-                           {"improve", "escape", "snoop", "sleeper"});
+                               fake_agent("sleeper", "timeout", "2s") +
+                               cli_agent("pathcli", "kta-fake-cli", "improve") +
+                               fake_agent("crasher", "crash"),
+                           {"improve", "escape", "snoop", "sleeper", "pathcli", "crasher"});
     }
   }
   static void TearDownTestSuite() {
@@ -258,6 +278,44 @@ TEST_F(AgentsE2E, NoopIsRecordedAsUnchanged) {
   for (const char* a :
        {"improve", "breaker", "hardcode", "sleeper", "escape", "snoop", "edit_readonly"})
     EXPECT_NE(md.find(std::string("## Agent: ") + a), std::string::npos) << a;
+}
+
+// An agent that exits non-zero before any edit has failed: a named failure of the task, never
+// the baseline passing as its candidate. One whose command is nowhere on PATH never starts, and
+// says so.
+TEST_F(AgentsE2E, AnAgentThatCrashesOrCannotStartIsAFailureNotABaselinePass) {
+  expect_ran(plain);
+  json crash = plain.task("crasher");
+  EXPECT_FALSE(crash.value("correct", true)) << crash.dump(2);
+  EXPECT_NE(crash.value("failure_reason", std::string())
+                .find("agent exit 3 before changing any editable file"),
+            std::string::npos)
+      << crash.dump(2);
+  json missing = plain.task("missing");
+  EXPECT_FALSE(missing.value("correct", true)) << missing.dump(2);
+  EXPECT_NE(missing.value("failure_reason", std::string())
+                .find("agent 'missing' not started: command 'kta-no-such-cli' not found on PATH"),
+            std::string::npos)
+      << missing.dump(2);
+  if (!bwrap) GTEST_SKIP() << "no sandbox on this machine: " << bwrap_why;
+  expect_ran(sandboxed);
+  json sandboxed_crash = sandboxed.task("crasher");
+  EXPECT_NE(sandboxed_crash.value("failure_reason", std::string())
+                .find("agent exit 3 before changing any editable file"),
+            std::string::npos)
+      << sandboxed_crash.dump(2);
+}
+
+// A CLI that lives under /tmp and is named without a path (an npm install in a build tree)
+// runs in the sandbox, whose /tmp is private: kta resolves it through PATH first and binds what
+// it runs from.
+TEST_F(AgentsE2E, SandboxedCliFoundThroughPathRunsAndEdits) {
+  if (!bwrap) GTEST_SKIP() << "bwrap not available: " << bwrap_why;
+  expect_ran(sandboxed);
+  json t = sandboxed.task("pathcli");
+  EXPECT_EQ(t["agent_run"]["status"], "exit 0") << t.dump(2);
+  EXPECT_EQ(t["agent_run"]["changed_files"], json::array({"vadd.hip"})) << t.dump(2);
+  EXPECT_TRUE(t.value("correct", false)) << t.dump(2);
 }
 
 TEST_F(AgentsE2E, ResumeNeverRerunsAFinishedAgent) {

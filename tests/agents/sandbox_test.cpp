@@ -184,3 +184,58 @@ TEST_F(SandboxRun, EveryKtaCacheFolderIsHidden) {
 }
 
 }  // namespace
+
+namespace {
+
+bool contains(const std::vector<fs::path>& list, const fs::path& p) {
+  return std::find(list.begin(), list.end(), p) != list.end();
+}
+
+void executable(const fs::path& p, const std::string& text) {
+  write_file(p, text);
+  fs::permissions(p, fs::perms::owner_all);
+}
+
+// A command named without a path is found through PATH before the sandbox starts (its private
+// /tmp would hide a CLI installed under /tmp); one named with a path is taken as it is.
+TEST(AgentCommand, ResolvedThroughPathFirstMatchWinsMissingIsEmpty) {
+  fs::path d = scratch_dir("kta-agent-command");
+  executable(d / "a" / "cli", "#!/bin/sh\n");
+  executable(d / "b" / "cli", "#!/bin/sh\n");
+  write_file(d / "c" / "cli", "not executable\n");
+  const std::string path = (d / "c").string() + ":" + (d / "a").string() + ":" + (d / "b").string();
+  EXPECT_EQ(engine::resolve_command("cli", path, "/"), d / "a" / "cli");
+  EXPECT_EQ(engine::resolve_command("no-such-cli", path, "/"), fs::path());
+  EXPECT_EQ(engine::resolve_command((d / "b" / "cli").string(), "", "/"), d / "b" / "cli");
+  EXPECT_EQ(engine::resolve_command("b/cli", "", d), d / "b" / "cli");
+  EXPECT_EQ(engine::resolve_command("", path, "/"), fs::path());
+  fs::remove_all(d);
+}
+
+// An npm-installed CLI: node_modules/.bin/tool links to the package's script, whose #! line
+// asks env for `node`, itself a link into an installation of its own: the sandbox must show the
+// link, the package's node_modules (its dependencies) and the interpreter's installation.
+TEST(AgentCommand, AnNpmCliNeedsItsNodeModulesAndItsInterpreter) {
+  fs::path d = scratch_dir("kta-agent-needs");
+  fs::path mods = d / "tree" / "node_modules";
+  executable(mods / "@vendor" / "tool" / "cli.js", "#!/usr/bin/env node\nconsole.log(1)\n");
+  fs::create_directories(mods / ".bin");
+  fs::create_symlink("../@vendor/tool/cli.js", mods / ".bin" / "tool");
+  executable(d / "node-v20" / "bin" / "node", "binary\n");
+  fs::create_directories(d / "path");
+  fs::create_symlink(d / "node-v20" / "bin" / "node", d / "path" / "node");
+  auto needs = engine::command_needs(mods / ".bin" / "tool", (d / "path").string());
+  EXPECT_TRUE(contains(needs, mods / ".bin" / "tool"));
+  EXPECT_TRUE(contains(needs, fs::canonical(mods / "@vendor" / "tool" / "cli.js")));
+  EXPECT_TRUE(contains(needs, fs::canonical(mods)));
+  EXPECT_TRUE(contains(needs, d / "path" / "node"));
+  EXPECT_TRUE(contains(needs, fs::canonical(d / "node-v20")))
+      << "the interpreter's installation, above its bin/";
+  // A plain script outside any node_modules: its own folder.
+  executable(d / "tools" / "agent.sh", "#!/bin/sh\n");
+  needs = engine::command_needs(d / "tools" / "agent.sh", "");
+  EXPECT_TRUE(contains(needs, fs::canonical(d / "tools")));
+  fs::remove_all(d);
+}
+
+}  // namespace

@@ -56,7 +56,7 @@ class RunnerEval : public ::testing::Test {
 
   fs::path dir;
   fs::path cache_dir = KTA_RUNNER_TEST_CACHE;  // KTA_CACHE_DIR of the runs
-  Env env;                                      // more variables for the runs
+  Env env;                                     // more variables for the runs
   Env env_with(Env base) const {
     base.insert(env.begin(), env.end());
     return base;

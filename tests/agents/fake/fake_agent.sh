@@ -73,6 +73,10 @@ case $behaviour in
     ;;
   noop)
     ;;
+  crash)
+    echo "fake agent: crashing before any edit" >&2
+    exit 3
+    ;;
   *)
     echo "unknown behaviour $behaviour" >&2
     exit 2
