@@ -40,6 +40,13 @@ std::map<std::string, std::string> agent_environment(const AgentRunOptions& o,
   return env;
 }
 
+// The PATH the agent's command is looked up in (its environment's; empty when unset).
+std::string agent_path(const AgentRunOptions& o, const CommandLine& cl) {
+  const auto env = agent_environment(o, cl);
+  const auto path = env.find("PATH");
+  return path == env.end() ? std::string() : path->second;
+}
+
 // Decides the sandbox; an error when it is required and unusable.
 std::optional<std::string> choose_sandbox(const AgentRunOptions& o, AgentRun& run) {
   if (o.sandbox == "off") {
@@ -152,9 +159,7 @@ std::optional<CommandLine> prepare_run(const TaskJob& job, const fs::path& works
   }
   // The program as PATH finds it now: inside the sandbox /tmp is private, and what the command
   // runs from (an npm install in a build tree under /tmp, say) is bound back by its real path.
-  const auto env = agent_environment(o, *cl);
-  const auto path = env.find("PATH");
-  const std::string search = path == env.end() ? std::string() : path->second;
+  const std::string search = agent_path(o, *cl);
   fs::path program =
       resolve_command(cl->argv.empty() ? std::string() : cl->argv[0], search, workspace);
   if (program.empty()) {
@@ -176,10 +181,7 @@ ProcessSpec agent_process(const TaskJob& job, const fs::path& workspace, const A
     std::vector<fs::path> hidden = {o.run_dir, o.cache_dir, job.task.dir};
     hidden.insert(hidden.end(), o.cache_dirs.begin(), o.cache_dirs.end());
     std::vector<fs::path> readable = agent_readable_paths(cl.argv, o.stdlib_dir);
-    const auto env = agent_environment(o, cl);
-    const auto path = env.find("PATH");
-    for (const fs::path& need :
-         command_needs(cl.argv[0], path == env.end() ? std::string() : path->second))
+    for (const fs::path& need : command_needs(cl.argv[0], agent_path(o, cl)))
       readable.push_back(need);
     SandboxSpec s{workspace, hidden, agent_home_paths(o.home), readable, o.network};
     // The task's files in the workspace: a read-only mount, which root cannot write either.

@@ -12,6 +12,9 @@
 
 namespace kta::engine {
 
+// One check's outcome without details: the one way every check file makes one.
+CheckOutcome outcome(std::string name, CheckLevel level, std::string reason);
+
 // heldout.points over the held-out points that each of several run secrets gives.
 CheckOutcome heldout_points_check(const model::Task& task,
                                   const std::vector<model::ShapePoint>& visible,

@@ -22,14 +22,6 @@ namespace {
 // A visible point's baseline must last this many ticks of a cold-timed device's timer.
 constexpr double kFloorTicks = 10;
 
-CheckOutcome outcome(const char* name, CheckLevel level, std::string reason) {
-  CheckOutcome c;
-  c.name = name;
-  c.level = level;
-  c.reason = std::move(reason);
-  return c;
-}
-
 struct Run {
   TaskOutcome outcome;
   std::vector<StepRecord> steps;

@@ -29,14 +29,6 @@ bool is_edge(int64_t v) {
   return true;
 }
 
-CheckOutcome outcome(const char* name, CheckLevel level, std::string reason) {
-  CheckOutcome c;
-  c.name = name;
-  c.level = level;
-  c.reason = std::move(reason);
-  return c;
-}
-
 void promote(CheckOutcome& c, CheckLevel level) {
   if (static_cast<int>(level) > static_cast<int>(c.level) && c.level != CheckLevel::skip)
     c.level = level;

@@ -19,6 +19,7 @@
 #include "engine/inputs/generate.h"
 #include "engine/plan/plan.h"
 #include "engine/validate/answers.h"
+#include "engine/validate/checks.h"
 #include "lang/eval.h"
 
 namespace kta::engine {
@@ -131,14 +132,6 @@ struct Finding {
   }
   bool any() const { return count > 0; }
 };
-
-CheckOutcome outcome(std::string name, CheckLevel level, std::string reason) {
-  CheckOutcome c;
-  c.name = std::move(name);
-  c.level = level;
-  c.reason = std::move(reason);
-  return c;
-}
 
 std::string more(const Finding& f) {
   return f.count > 1 ? fmt::format(" (and {} more)", f.count - 1) : std::string();

@@ -24,14 +24,6 @@ constexpr int kValidatorVersion = 1;
 // Run secrets whose held-out points heldout.points inspects (a generator draws per secret).
 constexpr int kSecrets = 4;
 
-CheckOutcome outcome(const std::string& name, CheckLevel level, std::string reason) {
-  CheckOutcome c;
-  c.name = name;
-  c.level = level;
-  c.reason = std::move(reason);
-  return c;
-}
-
 // Everything under `dir`, by relative path and content: a solution's identity.
 std::string folder_digest(const fs::path& dir) {
   std::error_code ec;
@@ -266,6 +258,14 @@ TaskValidation validation_from_json(const Json& j) {
     v.checks.push_back(std::move(o));
   }
   return v;
+}
+
+CheckOutcome outcome(std::string name, CheckLevel level, std::string reason) {
+  CheckOutcome c;
+  c.name = std::move(name);
+  c.level = level;
+  c.reason = std::move(reason);
+  return c;
 }
 
 }  // namespace kta::engine
