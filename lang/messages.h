@@ -168,6 +168,9 @@ namespace kta::lang {
   X(bad_warp_size, error, "warp size must be 32 or 64, found {}")                                  \
   X(agent_without_command, error, "agent '{}' has no command")                                     \
   X(unknown_placeholder, error, "unknown placeholder '{{{}}}' in the {} of agent '{}'")            \
+  X(agent_home_path, error,                                                                        \
+    "the {} of agent '{}' must name a path inside the agent's home (relative, no '..'), found "    \
+    "'{}'")                                                                                        \
   /* kta check --compile */                                                                        \
   X(entry_does_not_compile, error, "the {} entry ({}) does not compile on the {} device: {}")      \
   X(entry_not_compiled, warning, "the {} entry ({}) was not compiled on the {} device: {}")        \

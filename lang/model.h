@@ -192,12 +192,26 @@ struct Task {
   lang::SourceRange where;
 };
 
+// `file "PATH", """CONTENT"""` of an agent: written into the agent's home for each run (a CLI's
+// configuration), both filled like the command. PATH is relative to the home.
+struct AgentFile {
+  std::string path, content;
+  bool operator==(const AgentFile&) const = default;
+};
+
 struct AgentDecl {
-  std::string name;                  // qualified, e.g. std.agents.claude_code
-  bool builtin = false;              // replay, baseline
-  std::vector<std::string> command;  // template strings with {placeholders}
-  std::vector<std::string> check;    // version-check command, may be empty
-  std::map<std::string, std::string> env;
+  std::string name;                        // qualified, e.g. std.agents.claude_code
+  bool builtin = false;                    // replay, baseline
+  std::vector<std::string> command;        // template strings with {placeholders}
+  std::vector<std::string> check;          // version-check command, may be empty
+  std::map<std::string, std::string> env;  // an entry that fills to "" is not set
+  std::vector<AgentFile> files;
+  // `login "PATH", ...`: files of the user's home (a CLI's login) copied to the same place in the
+  // agent's home before the run when they exist, and removed from it afterwards.
+  std::vector<std::string> logins;
+  // `key "VAR", ...`: the variables the CLI reads its API key from (filled like the command);
+  // `kta agents check` says whether one is set or a login exists.
+  std::vector<std::string> keys;
   int64_t timeout_ns = 3600'000'000'000;
   int64_t grace_ns = 10'000'000'000;  // after TERM on timeout, before KILL
 };

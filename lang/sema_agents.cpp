@@ -2,6 +2,9 @@
 // version check and timeout for the engine.
 #include <fmt/format.h>
 
+#include <filesystem>
+
+#include "lang/placeholders.h"
 #include "lang/sema.h"
 
 namespace kta::lang {
@@ -19,22 +22,59 @@ std::vector<std::string> strings_of(Sema& sema, const ast::Setting& s, bool repo
   return out;
 }
 
-// `{name}` placeholders must be known: prompt, prompt_file, workspace, task, model, or a
-// parameter. The engine fills them (engine/agents/command_line.cpp) from the same list.
+// `{name}` placeholders must be known: the builtin ones (lang/placeholders.h) or a parameter.
+// The engine fills them (engine/agents/command_line.cpp) with the same scanner.
 void check_placeholders(Sema& sema, const ast::CallableDecl& decl, const ast::Setting& s) {
+  const auto& builtin = builtin_placeholders();
   for (const ast::ExprPtr& v : s.values) {
     const auto* str = std::get_if<ast::StringLit>(&v->node);
     if (!str) continue;
-    const std::string& t = str->value;
-    for (size_t open = t.find('{'); open != std::string::npos; open = t.find('{', open + 1)) {
-      size_t close = t.find('}', open);
-      if (close == std::string::npos) break;
-      std::string name = t.substr(open + 1, close - open - 1);
-      bool known = name == "prompt" || name == "prompt_file" || name == "workspace" ||
-                   name == "task" || name == "model";
-      for (const ast::ParamSig& p : decl.params) known |= p.name == name;
+    for (const std::string& name : placeholder_names(str->value)) {
+      bool known = std::find(builtin.begin(), builtin.end(), name) != builtin.end();
+      for (const ast::ParamSig& param : decl.params) known |= param.name == name;
       if (!known) sema.diags().report(v->where, Msg::unknown_placeholder, name, s.key, decl.name);
     }
+  }
+}
+
+// A path inside the agent's home: relative, never climbing out of it.
+bool inside_home(const std::string& path) {
+  std::filesystem::path p(path);
+  if (path.empty() || p.is_absolute()) return false;
+  for (const auto& part : p)
+    if (part == "..") return false;
+  return true;
+}
+
+// `file "PATH", """CONTENT"""`.
+void agent_file(Sema& sema, const ast::CallableDecl& decl, const ast::Setting& s, bool report,
+                model::AgentDecl& out) {
+  std::vector<std::string> parts = strings_of(sema, s, report);
+  if (parts.size() != 2 || s.values.size() != 2) {
+    if (report)
+      sema.diags().report(s.key_where, Msg::type_mismatch, "'file'",
+                          "'file \"PATH\", \"\"\"CONTENT\"\"\"'", "something else");
+    return;
+  }
+  if (report) {
+    check_placeholders(sema, decl, s);
+    if (!inside_home(parts[0]))
+      sema.diags().report(s.values[0]->where, Msg::agent_home_path, "file", decl.name, parts[0]);
+  }
+  out.files.push_back({parts[0], parts[1]});
+}
+
+// `login "PATH", ...`.
+void agent_logins(Sema& sema, const ast::CallableDecl& decl, const ast::Setting& s, bool report,
+                  model::AgentDecl& out) {
+  std::vector<std::string> paths = strings_of(sema, s, report);
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (!inside_home(paths[i]) || !placeholders_in(paths[i]).empty()) {
+      if (report)
+        sema.diags().report(s.values[i]->where, Msg::agent_home_path, "login", decl.name, paths[i]);
+      continue;
+    }
+    out.logins.push_back(paths[i]);
   }
 }
 
@@ -102,7 +142,8 @@ std::optional<model::AgentDecl> lower_agent(Sema& sema, Module& m, const ast::Ca
   out.name = m.name.find(".kta") == std::string::npos ? m.name + "." + decl.name : decl.name;
   out.builtin = decl.builtin;
   if (decl.builtin) return out;
-  static const std::vector<std::string> kKeys = {"command", "check", "env", "timeout", "grace"};
+  static const std::vector<std::string> kKeys = {"command", "check", "env",   "timeout",
+                                                 "grace",   "file",  "login", "key"};
   bool has_command = false;
   for (const ast::Setting& s : decl.body) {
     if (std::find(kKeys.begin(), kKeys.end(), s.key) == kKeys.end()) {
@@ -115,12 +156,18 @@ std::optional<model::AgentDecl> lower_agent(Sema& sema, Module& m, const ast::Ca
         d.report(s.key_where, Msg::unknown_setting_hint, s.key, where, hint);
       continue;
     }
-    if (s.key == "command" || s.key == "check") {
+    if (s.key == "command" || s.key == "check" || s.key == "key") {
       if (report) check_placeholders(sema, decl, s);
-      (s.key == "command" ? out.command : out.check) = strings_of(sema, s, report);
+      (s.key == "command" ? out.command
+       : s.key == "check" ? out.check
+                          : out.keys) = strings_of(sema, s, report);
       has_command |= s.key == "command";
     } else if (s.key == "env") {
       agent_env(sema, decl, s, report, out);
+    } else if (s.key == "file") {
+      agent_file(sema, decl, s, report, out);
+    } else if (s.key == "login") {
+      agent_logins(sema, decl, s, report, out);
     } else {
       agent_duration(sema, m, decl, s, args, out);
     }

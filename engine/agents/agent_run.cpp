@@ -95,6 +95,54 @@ void note_changes(AgentRun& run) {
   if (c.unchanged) run.notes.push_back("candidate unchanged from the baseline");
 }
 
+// The agent's home for this run, made fresh: the user's logins the declaration names (copied,
+// never linked: the agent may write its home), then the declaration's files. *copied lists the
+// logins, removed again after the run so no credential stays in the run folder.
+std::optional<std::string> make_home(const fs::path& home, const model::AgentDecl& decl,
+                                     const CommandLine& cl, const fs::path& user_home,
+                                     std::vector<fs::path>* copied) {
+  std::error_code ec;
+  fs::remove_all(home, ec);
+  fs::create_directories(home, ec);
+  if (ec) return "cannot make the agent's home " + home.string() + ": " + ec.message();
+  auto private_file = [&](const fs::path& p) {
+    fs::permissions(p, fs::perms::owner_read | fs::perms::owner_write, ec);
+  };
+  for (const std::string& login : decl.logins) {
+    fs::path from = user_home / login;
+    if (user_home.empty() || !fs::is_regular_file(from, ec)) continue;
+    fs::create_directories((home / login).parent_path(), ec);
+    if (!fs::copy_file(from, home / login, fs::copy_options::overwrite_existing, ec))
+      return "cannot copy the login " + from.string() + ": " + ec.message();
+    private_file(home / login);
+    copied->push_back(home / login);
+  }
+  for (const auto& [path, content] : cl.files) {
+    if (!write_text(home / path, content)) return "cannot write " + (home / path).string();
+    private_file(home / path);
+  }
+  return std::nullopt;
+}
+
+// `price_per_mtok_in`, `_out`, `_cached` of the agent use, where it has them.
+AgentPrices prices_of(const model::AgentUse& agent) {
+  auto price = [&](const char* name) -> std::optional<double> {
+    auto it = agent.args.find(name);
+    if (it == agent.args.end()) return std::nullopt;
+    if (const auto* d = std::get_if<double>(&it->second)) return *d;
+    if (const auto* i = std::get_if<int64_t>(&it->second)) return static_cast<double>(*i);
+    return std::nullopt;
+  };
+  return {price("price_per_mtok_in"), price("price_per_mtok_out"), price("price_per_mtok_cached")};
+}
+
+// "2 of 5 tool calls failed", when the stream told of failed ones.
+std::string failed_tools(const AgentUsage& u) {
+  if (!u.failed_tool_calls || *u.failed_tool_calls == 0) return {};
+  return fmt::format("{} of {} tool calls failed", *u.failed_tool_calls,
+                     u.tool_calls.value_or(*u.failed_tool_calls));
+}
+
 }  // namespace
 
 std::string AgentRun::summary() const {
@@ -103,6 +151,7 @@ std::string AgentRun::summary() const {
   std::string s = "agent " + process.status();
   if (!process.timed_out && process.exit_code == 0 && !process.signal) s = "agent finished";
   if (changes.unchanged) s += "; candidate unchanged from the baseline";
+  if (std::string failed = failed_tools(usage); !failed.empty()) s += "; " + failed;
   size_t ignored = changes.readonly_edited.size() + changes.other.size() + changes.outside.size();
   if (ignored) s += fmt::format("; {} ignored write{}", ignored, ignored == 1 ? "" : "s");
   return s;
@@ -147,10 +196,16 @@ std::optional<CommandLine> prepare_run(const TaskJob& job, const fs::path& works
     run.error = "cannot write the prompt";
     return std::nullopt;
   }
-  auto cl =
-      build_command(job.agent, AgentContext{*prompt, prompt_file, workspace, job.task.name}, &why);
+  run.home = fs::path("homes") / job_path(job);
+  fs::path home = o.run_dir / run.home;
+  auto cl = build_command(job.agent,
+                          AgentContext{*prompt, prompt_file, workspace, job.task.name, home}, &why);
   if (!cl) {
     run.error = fmt::format("agent '{}': {}", job.agent_label, why);
+    return std::nullopt;
+  }
+  if (auto err = make_home(home, job.agent.decl, *cl, o.home, &run.logins)) {
+    run.error = fmt::format("agent '{}': {}", job.agent_label, *err);
     return std::nullopt;
   }
   if (auto err = choose_sandbox(o, run)) {
@@ -183,7 +238,8 @@ ProcessSpec agent_process(const TaskJob& job, const fs::path& workspace, const A
     std::vector<fs::path> readable = agent_readable_paths(cl.argv, o.stdlib_dir);
     for (const fs::path& need : command_needs(cl.argv[0], agent_path(o, cl)))
       readable.push_back(need);
-    SandboxSpec s{workspace, hidden, agent_home_paths(o.home), readable, o.network};
+    SandboxSpec s{workspace, hidden,   agent_home_paths(o.home), {o.run_dir / run.home},
+                  readable,  o.network};
     // The task's files in the workspace: a read-only mount, which root cannot write either.
     s.readonly = {workspace / kTaskDir};
     p.argv = bwrap_argv(s, cl.argv);
@@ -240,7 +296,9 @@ AgentRun run_command_agent(const TaskJob& job, const fs::path& workspace,
   std::error_code ec;
   // Writable again so the run folder can be cleared; the snapshot has already judged the edits.
   fs::permissions(workspace / kTaskDir, fs::perms::owner_write, fs::perm_options::add, ec);
+  for (const fs::path& login : run.logins) fs::remove(login, ec);
   run.usage = parse_usage_file(p.log);
+  price_usage(run.usage, prices_of(job.agent));
   note_changes(run);
   // A crash before any edit is the agent's failure, not a candidate equal to the baseline.
   const ProcessResult& pr = run.process;
@@ -257,6 +315,7 @@ AgentRun run_command_agent(const TaskJob& job, const fs::path& workspace,
 AgentRecord agent_record(const AgentRun& run) {
   AgentRecord a;
   a.status = run.ran ? run.process.status() : run.error;
+  a.summary = run.summary();
   a.wall_seconds = run.process.wall_seconds;
   a.exit_code = run.process.exit_code;
   a.signal = run.process.signal;
@@ -274,6 +333,7 @@ AgentRecord agent_record(const AgentRun& run) {
   a.network = run.network;
   a.log = run.log.generic_string();
   a.prompt = run.prompt.generic_string();
+  a.home = run.home.generic_string();
   return a;
 }
 

@@ -47,9 +47,12 @@ struct AgentRun {
   bool sandboxed = false;
   std::string sandbox_note;  // why there is no sandbox, when there is none
   bool network = true;
-  std::filesystem::path log, prompt;  // relative to the run folder
-  std::vector<std::string> notes;     // recorded, ignored events: "edited a non-editable file: ..."
-  std::string summary() const;        // one line for the prepare step's reason
+  // Relative to the run folder: the log, the prompt, and the agent's own home for this run
+  // (<run>/homes/<task>/<agent>/<repeat>, where its CLI keeps configuration, sessions and logs).
+  std::filesystem::path log, prompt, home;
+  std::vector<std::string> notes;  // recorded, ignored events: "edited a non-editable file: ..."
+  std::vector<std::filesystem::path> logins;  // copied into the home for the run, then removed
+  std::string summary() const;                // one line for the prepare step's reason
 };
 
 AgentRun run_command_agent(const TaskJob& job, const std::filesystem::path& workspace,

@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include "lang/placeholders.h"
+
 namespace kta::engine {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -13,6 +17,7 @@ std::map<std::string, std::string> values_of(const model::AgentUse& agent, const
   v["prompt_file"] = c.prompt_file.string();
   v["workspace"] = c.workspace.string();
   v["task"] = c.task;
+  v["home"] = c.home.string();
   if (!v.count("model")) v["model"] = "";  // agents without a model parameter: empty
   return v;
 }
@@ -24,28 +29,25 @@ std::optional<std::string> fill_placeholders(const std::string& tmpl,
                                              std::string* error) {
   std::string out;
   size_t pos = 0;
-  while (pos < tmpl.size()) {
-    size_t open = tmpl.find('{', pos);
-    if (open == std::string::npos) {
-      out += tmpl.substr(pos);
-      break;
-    }
-    out += tmpl.substr(pos, open - pos);
-    size_t close = tmpl.find('}', open);
-    if (close == std::string::npos) {
-      if (error) *error = fmt::format("unclosed '{{' in '{}'", tmpl);
-      return std::nullopt;
-    }
-    std::string name = tmpl.substr(open + 1, close - open - 1);
-    auto it = values.find(name);
+  for (const lang::Placeholder& p : lang::placeholders_in(tmpl)) {
+    out += tmpl.substr(pos, p.begin - pos);
+    pos = p.end;
+    auto it = values.find(p.name);
     if (it == values.end()) {
-      if (error) *error = fmt::format("unknown placeholder '{{{}}}' in '{}'", name, tmpl);
+      if (error) *error = fmt::format("unknown placeholder '{{{}}}' in '{}'", p.name, tmpl);
       return std::nullopt;
     }
-    out += it->second;
-    pos = close + 1;
+    const std::string& value = it->second;
+    bool alternative = p.op == '+' ? !value.empty() : p.op == '-' && value.empty();
+    if (!alternative) {
+      if (p.op != '+') out += value;
+      continue;
+    }
+    auto text = fill_placeholders(p.text, values, error);
+    if (!text) return std::nullopt;
+    out += *text;
   }
-  return out;
+  return out + tmpl.substr(pos);
 }
 
 std::optional<CommandLine> build_command(const model::AgentUse& agent, const AgentContext& context,
@@ -60,7 +62,18 @@ std::optional<CommandLine> build_command(const model::AgentUse& agent, const Age
   for (const auto& [k, t] : agent.decl.env) {
     auto s = fill_placeholders(t, values, error);
     if (!s) return std::nullopt;
-    cl.env[k] = std::move(*s);
+    if (!s->empty()) cl.env[k] = std::move(*s);
+  }
+  for (const model::AgentFile& f : agent.decl.files) {
+    auto path = fill_placeholders(f.path, values, error);
+    auto content = path ? fill_placeholders(f.content, values, error) : std::nullopt;
+    if (!content) return std::nullopt;
+    fs::path p = fs::path(*path).lexically_normal();
+    if (p.empty() || p.is_absolute() || *p.begin() == "..") {
+      if (error) *error = fmt::format("file '{}' is outside the agent's home", *path);
+      return std::nullopt;
+    }
+    cl.files[p.generic_string()] = std::move(*content);
   }
   if (cl.argv.empty() && error) *error = "the agent has no command";
   if (cl.argv.empty()) return std::nullopt;

@@ -19,11 +19,15 @@ struct AgentContext {
   std::filesystem::path prompt_file;  // {prompt_file}
   std::filesystem::path workspace;    // {workspace}
   std::string task;                   // {task}: the task's name
+  std::filesystem::path home;         // {home}: the agent's own home folder for this run
 };
 
 struct CommandLine {
   std::vector<std::string> argv;
-  std::map<std::string, std::string> env;  // the declaration's env entries, filled
+  // The declaration's env entries, filled; an entry that fills to "" is left out (the agent then
+  // inherits the variable, if kta's environment has it).
+  std::map<std::string, std::string> env;
+  std::map<std::string, std::string> files;  // `file` statements: path in the home -> content
 };
 
 // Fills `tmpl`; nullopt (and *error) when a placeholder is unknown or a brace is unclosed.
@@ -31,7 +35,8 @@ std::optional<std::string> fill_placeholders(const std::string& tmpl,
                                              const std::map<std::string, std::string>& values,
                                              std::string* error);
 
-// The command line for one run; nullopt with *error on an unknown placeholder.
+// The command line, environment and files for one run; nullopt with *error on an unknown
+// placeholder or a file path that fills to one outside the home.
 std::optional<CommandLine> build_command(const model::AgentUse& agent, const AgentContext& context,
                                          std::string* error);
 

@@ -49,8 +49,13 @@ std::vector<std::string> bwrap_argv(const SandboxSpec& spec, const std::vector<s
     if (h.empty() || !visible || !fs::is_directory(h, ec)) continue;
     a.insert(a.end(), {"--tmpfs", h.string()});
   }
-  // Last, so the workspace shows through the tmpfs mounts above it.
+  // Last, so the workspace and the agent's home show through the tmpfs mounts above them.
   a.insert(a.end(), {"--bind", spec.workspace.string(), spec.workspace.string()});
+  for (const auto& o : spec.own) {
+    std::error_code ec;
+    if (!o.empty() && fs::is_directory(o, ec))
+      a.insert(a.end(), {"--bind", o.string(), o.string()});
+  }
   for (const auto& r : spec.readonly) {
     std::error_code ec;
     if (!r.empty() && fs::exists(r, ec)) a.insert(a.end(), {"--ro-bind", r.string(), r.string()});

@@ -15,6 +15,9 @@ struct SandboxSpec {
   std::filesystem::path workspace;              // bound writable; the agent's working folder
   std::vector<std::filesystem::path> hidden;    // each replaced by an empty tmpfs
   std::vector<std::filesystem::path> writable;  // bound writable when they exist (CLI login state)
+  // Bound writable after the hidden folders, like the workspace: the agent's own home for this
+  // run, which lies in the (hidden) run folder.
+  std::vector<std::filesystem::path> own;
   // Shown read-only although /tmp is private: kta's own files and the programs the agent's
   // command names, when they live under /tmp (a clone in a temporary folder, say).
   std::vector<std::filesystem::path> readable;

@@ -1,8 +1,13 @@
 // `kta agents check FILE`: for each agent a plan selects, whether its CLI is installed and which
 // version, by running the agent's `check` command (e.g. `claude --version`) with a short
-// timeout. No task runs. Exit status: 0 when every agent is found (or built in), 1 otherwise,
-// 2 for usage and parse errors.
+// timeout; whether the endpoint the plan points it at answers (a TCP connection); whether one of
+// its key variables is set or, failing that, a login it copies exists. No task runs. Exit
+// status: 0 when every agent is ready (or built in), 1 otherwise, 2 for usage and parse errors.
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <netdb.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -23,8 +28,96 @@ namespace fs = std::filesystem;
 
 struct AgentStatus {
   std::string name, command, status, version;
-  bool found = false;
+  std::string endpoint = "-", key = "-";
+  bool found = false, ready = true;
 };
+
+// Whether a TCP connection to the host and port of `url` (http://host[:port]/..., https by
+// default on 443) opens within `timeout_s`; empty when it does, else why not.
+std::string probe_endpoint(const std::string& url, double timeout_s) {
+  std::string rest = url;
+  std::string port = "80";
+  if (auto scheme = rest.find("://"); scheme != std::string::npos) {
+    if (rest.substr(0, scheme) == "https") port = "443";
+    rest = rest.substr(scheme + 3);
+  }
+  rest = rest.substr(0, rest.find('/'));
+  std::string host = rest;
+  if (auto colon = rest.rfind(':'); colon != std::string::npos && rest.back() != ']') {
+    host = rest.substr(0, colon);
+    port = rest.substr(colon + 1);
+  }
+  if (host.size() > 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
+  addrinfo hints{}, *found = nullptr;
+  hints.ai_socktype = SOCK_STREAM;
+  if (int rc = getaddrinfo(host.c_str(), port.c_str(), &hints, &found); rc != 0)
+    return fmt::format("cannot resolve {}: {}", host, gai_strerror(rc));
+  std::string why = "no address";
+  for (addrinfo* a = found; a; a = a->ai_next) {
+    int fd = socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
+    if (fd < 0) continue;
+    int rc = connect(fd, a->ai_addr, a->ai_addrlen);
+    if (rc != 0 && errno == EINPROGRESS) {
+      pollfd p{fd, POLLOUT, 0};
+      rc = poll(&p, 1, static_cast<int>(timeout_s * 1000));
+      int err = 0;
+      socklen_t len = sizeof err;
+      if (rc == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err == 0)
+        rc = 0;
+      else
+        why = rc == 0 ? fmt::format("no answer within {:g} s", timeout_s) : strerror(err);
+      if (rc == 1) rc = -1;
+    } else if (rc != 0) {
+      why = strerror(errno);
+    }
+    close(fd);
+    if (rc == 0) {
+      freeaddrinfo(found);
+      return {};
+    }
+  }
+  freeaddrinfo(found);
+  return fmt::format("{}:{}: {}", host, port, why);
+}
+
+// The endpoint and key columns: the plan's `endpoint` argument probed; the first of the
+// declaration's key variables that is set, else the first login it copies that exists.
+void check_configuration(const model::AgentUse& agent, double timeout_s,
+                         const engine::Environment& environment, const fs::path& home,
+                         AgentStatus& s) {
+  auto endpoint = agent.args.find("endpoint");
+  const auto* url =
+      endpoint == agent.args.end() ? nullptr : std::get_if<std::string>(&endpoint->second);
+  if (url && !url->empty()) {
+    std::string why = probe_endpoint(*url, timeout_s);
+    s.endpoint = why.empty() ? *url + " reachable" : *url + " unreachable: " + why;
+    s.ready = s.ready && why.empty();
+  }
+  if (agent.decl.keys.empty()) return;
+  std::map<std::string, std::string> values;
+  for (const auto& [name, value] : agent.args) values[name] = engine::placeholder_text(value);
+  std::vector<std::string> names;
+  for (const auto& k : agent.decl.keys) {
+    auto name = engine::fill_placeholders(k, values, nullptr);
+    if (!name || name->empty()) continue;
+    auto it = environment.find(*name);
+    if (it != environment.end() && !it->second.empty()) {
+      s.key = *name + " set";
+      return;
+    }
+    names.push_back(*name);
+  }
+  std::error_code ec;
+  for (const auto& login : agent.decl.logins)
+    if (!home.empty() && fs::is_regular_file(home / login, ec)) {
+      s.key = "login ~/" + login;
+      return;
+    }
+  std::string unset;
+  for (const auto& n : names) unset += (unset.empty() ? "" : ", ") + n;
+  s.key = (unset.empty() ? "no key variable" : unset + " unset") + ", no login";
+  s.ready = false;
+}
 
 std::string first_line(const fs::path& p) {
   std::ifstream in(p);
@@ -103,12 +196,15 @@ int run_agents_check(const std::string& file, double timeout_s, const CliState& 
     if (agents.empty()) agents.push_back(engine::baseline_agent());
     for (const auto& a : agents) {
       AgentStatus s = check_agent(a, timeout_s, state.settings.environment);
-      all = all && s.found;
+      if (engine::agent_kind(a) == engine::AgentKind::command)
+        check_configuration(a, timeout_s, state.settings.environment, state.settings.home, s);
+      all = all && s.found && s.ready;
       rows.push_back({s.name, s.command.empty() ? "-" : s.command, s.status,
-                      s.version.empty() ? "-" : s.version});
+                      s.version.empty() ? "-" : s.version, s.endpoint, s.key});
     }
   }
-  std::cout << engine::format_table({"agent", "check", "status", "version"}, rows);
+  std::cout << engine::format_table({"agent", "check", "status", "version", "endpoint", "key"},
+                                    rows);
   return all ? 0 : 1;
 }
 

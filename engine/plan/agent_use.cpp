@@ -5,6 +5,8 @@
 #include <set>
 #include <system_error>
 
+#include "lang/placeholders.h"
+
 namespace kta::engine {
 
 namespace fs = std::filesystem;
@@ -30,17 +32,6 @@ std::string safe_name(std::string s) {
     if (!ok) c = '_';
   }
   return s;
-}
-
-// Every `{name}` in `t`, in order.
-std::vector<std::string> names_in(const std::string& t) {
-  std::vector<std::string> out;
-  for (size_t open = t.find('{'); open != std::string::npos; open = t.find('{', open + 1)) {
-    size_t close = t.find('}', open);
-    if (close == std::string::npos) break;
-    out.push_back(t.substr(open + 1, close - open - 1));
-  }
-  return out;
 }
 
 }  // namespace
@@ -124,16 +115,21 @@ std::string placeholder_text(const model::Value& v) {
 }
 
 std::vector<std::string> unknown_placeholders(const model::AgentUse& agent) {
-  std::set<std::string> known = {"prompt", "prompt_file", "workspace", "task", "model"};
+  const auto& builtin = lang::builtin_placeholders();
+  std::set<std::string> known(builtin.begin(), builtin.end());
   for (const auto& [name, value] : agent.args) known.insert(name);
   std::vector<std::string> out;
   auto scan = [&](const std::string& t) {
-    for (auto& n : names_in(t))
-      if (!known.count(n)) out.push_back(n);
+    for (const std::string& name : lang::placeholder_names(t))
+      if (!known.count(name)) out.push_back(name);
   };
   for (const auto& t : agent.decl.command) scan(t);
   for (const auto& t : agent.decl.check) scan(t);
   for (const auto& [k, t] : agent.decl.env) scan(t);
+  for (const auto& f : agent.decl.files) {
+    scan(f.path);
+    scan(f.content);
+  }
   return out;
 }
 

@@ -16,6 +16,8 @@ std::string command_candidate_hash(const TaskJob& job) {
   h.field("agent", job.agent.decl.name).field("label", job.agent_label);
   for (const auto& part : job.agent.decl.command) h.field("command", part);
   for (const auto& [k, v] : job.agent.decl.env) h.field("env", k + "=" + v);
+  for (const auto& f : job.agent.decl.files) h.field("file", f.path).field("content", f.content);
+  for (const auto& l : job.agent.decl.logins) h.field("login", l);
   for (const auto& [k, v] : job.agent.args) h.field("arg", k + "=" + placeholder_text(v));
   h.add(job.agent.decl.timeout_ns).add(static_cast<int64_t>(job.repeat));
   return h.hex();

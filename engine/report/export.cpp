@@ -76,6 +76,19 @@ const std::vector<std::string> kAgentHeader = {
     "task", "rep",       "agent status",   "time",    "input tokens", "output tokens",
     "cost", "candidate", "ignored writes", "sandbox", "process tree"};
 
+// "exit 0", with the failed tool calls when the stream told of any.
+std::string agent_status_cell(const TaskOutcome& t) {
+  if (!t.failed_tool_calls || *t.failed_tool_calls == 0) return t.agent_status;
+  return fmt::format("{}; {} of {} tool calls failed", t.agent_status, *t.failed_tool_calls,
+                     t.tool_calls.value_or(*t.failed_tool_calls));
+}
+
+// The CLI's own cost; "~" marks one kta computed from the declaration's prices.
+std::string cost_cell(const TaskOutcome& t) {
+  if (!t.cost_usd) return "-";
+  return fmt::format("{}${:.2f}", t.cost_computed ? "~" : "", *t.cost_usd);
+}
+
 std::vector<std::vector<std::string>> agent_rows(std::span<const TaskOutcome> outcomes) {
   std::vector<std::vector<std::string>> rows;
   auto tokens = [](const std::optional<int64_t>& v) { return v ? std::to_string(*v) : "-"; };
@@ -90,9 +103,8 @@ std::vector<std::vector<std::string>> agent_rows(std::span<const TaskOutcome> ou
     std::string ignored;
     for (const auto& w : t.ignored_writes) ignored += (ignored.empty() ? "" : "; ") + w;
     rows.push_back(
-        {t.task, std::to_string(t.repeat), t.agent_status, fixed(t.agent_seconds, 1) + "s",
-         tokens(t.input_tokens), tokens(t.output_tokens),
-         t.cost_usd ? fmt::format("${:.2f}", *t.cost_usd) : "-", changed,
+        {t.task, std::to_string(t.repeat), agent_status_cell(t), fixed(t.agent_seconds, 1) + "s",
+         tokens(t.input_tokens), tokens(t.output_tokens), cost_cell(t), changed,
          ignored.empty() ? "-" : ignored,
          // Without the sandbox nothing outside the workspace is watched: say so.
          t.sandbox == "none" ? "none (writes outside the workspace not tracked)" : t.sandbox,

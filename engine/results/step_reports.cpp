@@ -16,6 +16,9 @@ void to_json(Json& j, const AgentUsage& u) {
   put_if(j, "cache_read_tokens", u.cache_read_tokens);
   put_if(j, "cache_write_tokens", u.cache_write_tokens);
   put_if(j, "cost_usd", u.cost_usd);
+  if (u.cost_computed) j["cost_computed"] = true;
+  put_if(j, "tool_calls", u.tool_calls);
+  put_if(j, "failed_tool_calls", u.failed_tool_calls);
 }
 
 void from_json(const Json& j, AgentUsage& u) {
@@ -26,10 +29,14 @@ void from_json(const Json& j, AgentUsage& u) {
   u.cache_read_tokens = get_optional<int64_t>(j, "cache_read_tokens");
   u.cache_write_tokens = get_optional<int64_t>(j, "cache_write_tokens");
   u.cost_usd = get_optional<double>(j, "cost_usd");
+  u.cost_computed = get<bool>(j, "cost_computed", false);
+  u.tool_calls = get_optional<int64_t>(j, "tool_calls");
+  u.failed_tool_calls = get_optional<int64_t>(j, "failed_tool_calls");
 }
 
 void to_json(Json& j, const AgentRecord& a) {
   j = Json{{"status", a.status}, {"wall_seconds", number(a.wall_seconds)}};
+  if (!a.summary.empty()) j["summary"] = a.summary;
   put_if(j, "exit_code", a.exit_code);
   put_if(j, "signal", a.signal);
   j["timed_out"] = a.timed_out;
@@ -44,10 +51,12 @@ void to_json(Json& j, const AgentRecord& a) {
   j["network"] = a.network;
   j["log"] = a.log;
   j["prompt"] = a.prompt;
+  if (!a.home.empty()) j["home"] = a.home;
 }
 
 void from_json(const Json& j, AgentRecord& a) {
   a.status = get<std::string>(j, "status");
+  a.summary = get<std::string>(j, "summary");
   a.wall_seconds = get<double>(j, "wall_seconds");
   a.exit_code = get_optional<int>(j, "exit_code");
   a.signal = get_optional<int>(j, "signal");
@@ -63,6 +72,7 @@ void from_json(const Json& j, AgentRecord& a) {
   a.network = get<bool>(j, "network", true);
   a.log = get<std::string>(j, "log");
   a.prompt = get<std::string>(j, "prompt");
+  a.home = get<std::string>(j, "home");
 }
 
 void to_json(Json& j, const PrepareReport& r) {

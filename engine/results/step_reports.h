@@ -17,12 +17,20 @@ namespace kta::engine {
 using Json = nlohmann::ordered_json;
 
 // Token counts and cost of an agent run, where its CLI reported them; unset, never 0, when not.
+// input_tokens counts every prompt token the model read, cache reads and writes included (the
+// cache fields say how many of them).
 struct AgentUsage {
   std::optional<int64_t> input_tokens;
   std::optional<int64_t> output_tokens;
   std::optional<int64_t> cache_read_tokens;
   std::optional<int64_t> cache_write_tokens;
   std::optional<double> cost_usd;
+  // The cost is kta's, from the agent declaration's prices, not the CLI's own figure.
+  bool cost_computed = false;
+  // Tool calls the model made, and how many of them failed (a failed write, a command that exited
+  // non-zero), where the stream tells.
+  std::optional<int64_t> tool_calls;
+  std::optional<int64_t> failed_tool_calls;
   bool any() const { return input_tokens || output_tokens || cost_usd; }
   bool operator==(const AgentUsage&) const = default;
 };
@@ -30,6 +38,9 @@ struct AgentUsage {
 // What a command agent's run did, as the prepare step records it.
 struct AgentRecord {
   std::string status;  // "exit 0", "timeout after 3600 s", "agent not started: ..."
+  // The run in one line: "agent finished; candidate unchanged from the baseline; 2 of 3 tool
+  // calls failed" (AgentRun::summary).
+  std::string summary;
   double wall_seconds = 0;
   std::optional<int> exit_code;
   std::optional<int> signal;
@@ -45,7 +56,7 @@ struct AgentRecord {
   std::string containment;
   int swept = 0;
   bool network = true;
-  std::string log, prompt;  // relative to the run folder
+  std::string log, prompt, home;  // relative to the run folder
   bool operator==(const AgentRecord&) const = default;
 };
 

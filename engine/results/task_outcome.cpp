@@ -11,12 +11,16 @@ using json_fields::optional;
 
 void apply_agent_record(const AgentRecord& a, TaskOutcome& out) {
   out.agent_status = a.status;
+  out.agent_summary = a.summary;
   out.agent_seconds = a.wall_seconds;
   out.agent_exit = a.exit_code.value_or(a.timed_out ? -1 : 0);
   if (a.signal) out.agent_exit = -1;
   out.input_tokens = a.tokens.input_tokens;
   out.output_tokens = a.tokens.output_tokens;
   out.cost_usd = a.tokens.cost_usd;
+  out.cost_computed = a.tokens.cost_computed;
+  out.tool_calls = a.tokens.tool_calls;
+  out.failed_tool_calls = a.tokens.failed_tool_calls;
   out.candidate_unchanged = a.unchanged;
   out.changed_files = a.changed_files;
   out.ignored_writes = a.ignored_writes;
@@ -49,9 +53,13 @@ namespace {
 // What a command agent did (absent for the built-in agents): unknown token counts are null.
 Json agent_run_json(const TaskOutcome& t) {
   return Json{{"status", t.agent_status},
+              {"summary", t.agent_summary},
               {"input_tokens", optional(t.input_tokens)},
               {"output_tokens", optional(t.output_tokens)},
               {"cost_usd", optional(t.cost_usd)},
+              {"cost_computed", t.cost_computed},
+              {"tool_calls", optional(t.tool_calls)},
+              {"failed_tool_calls", optional(t.failed_tool_calls)},
               {"candidate_unchanged", t.candidate_unchanged},
               {"changed_files", t.changed_files},
               {"ignored_writes", t.ignored_writes},
@@ -65,9 +73,13 @@ Json agent_run_json(const TaskOutcome& t) {
 
 void read_agent_run(const Json& a, TaskOutcome& t) {
   t.agent_status = get<std::string>(a, "status");
+  t.agent_summary = get<std::string>(a, "summary");
   t.input_tokens = get_optional<int64_t>(a, "input_tokens");
   t.output_tokens = get_optional<int64_t>(a, "output_tokens");
   t.cost_usd = get_optional<double>(a, "cost_usd");
+  t.cost_computed = get<bool>(a, "cost_computed", false);
+  t.tool_calls = get_optional<int64_t>(a, "tool_calls");
+  t.failed_tool_calls = get_optional<int64_t>(a, "failed_tool_calls");
   t.candidate_unchanged = get<bool>(a, "candidate_unchanged");
   t.changed_files = get<std::vector<std::string>>(a, "changed_files");
   t.ignored_writes = get<std::vector<std::string>>(a, "ignored_writes");

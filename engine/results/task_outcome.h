@@ -43,9 +43,12 @@ struct TaskOutcome {
   int agent_exit = 0;
   // Command agents (the prepare step's AgentRecord); empty/unset for built-in agents.
   std::string agent_status;             // "exit 0", "timeout after 3600 s", ...
+  std::string agent_summary;            // AgentRecord::summary
   std::optional<int64_t> input_tokens;  // unset when the CLI did not report them
   std::optional<int64_t> output_tokens;
   std::optional<double> cost_usd;
+  bool cost_computed = false;  // from the declaration's prices, not the CLI's own figure
+  std::optional<int64_t> tool_calls, failed_tool_calls;
   bool candidate_unchanged = false;  // the agent left the editable files as the baseline
   std::vector<std::string> changed_files;
   std::vector<std::string> ignored_writes;  // recorded, not taken back

@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/agents/agent.h"
 #include "lang/load.h"
+#include "lang/placeholders.h"
 #include "tests/agents/agents_test_support.h"
 
 namespace {
@@ -24,12 +27,12 @@ std::vector<model::AgentUse> cli_agents() {
 }
 
 AgentContext context() {
-  return AgentContext{"Make vadd fast.\nKeep it correct.", "/ws/PROMPT.md", "/ws", "vadd"};
+  return AgentContext{"Make vadd fast.\nKeep it correct.", "/ws/PROMPT.md", "/ws", "vadd", "/h"};
 }
 
 TEST(CommandLine, ClaudeCode) {
   auto agents = cli_agents();
-  ASSERT_EQ(agents.size(), 4u);
+  ASSERT_EQ(agents.size(), 6u);
   std::string error;
   auto cl = engine::build_command(agents[0], context(), &error);
   ASSERT_TRUE(cl) << error;
@@ -48,9 +51,18 @@ TEST(CommandLine, ClaudeCode) {
                                    "medium",
                                    "Make vadd fast.\nKeep it correct."};
   EXPECT_EQ(cl->argv, want);
+  // No endpoint: ANTHROPIC_BASE_URL is left out (the user's own, if set, reaches the CLI).
   std::map<std::string, std::string> env = {{"CLAUDE_CODE_DISABLE_AUTO_MEMORY", "1"},
+                                            {"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"},
+                                            {"DISABLE_AUTOUPDATER", "1"},
+                                            {"DISABLE_TELEMETRY", "1"},
+                                            {"HOME", "/h"},
                                             {"IS_SANDBOX", "1"}};
   EXPECT_EQ(cl->env, env);
+  EXPECT_TRUE(cl->files.empty());
+  EXPECT_EQ(agents[0].decl.keys, std::vector<std::string>{"ANTHROPIC_API_KEY"});
+  EXPECT_EQ(agents[0].decl.logins,
+            (std::vector<std::string>{".claude/.credentials.json", ".claude.json"}));
   EXPECT_EQ(agents[0].decl.timeout_ns, 3600'000'000'000);
   EXPECT_EQ(agents[0].decl.grace_ns, 10'000'000'000);
   auto check = engine::build_check(agents[0], &error);
@@ -60,7 +72,7 @@ TEST(CommandLine, ClaudeCode) {
 
 TEST(CommandLine, Codex) {
   auto agents = cli_agents();
-  ASSERT_EQ(agents.size(), 4u);
+  ASSERT_EQ(agents.size(), 6u);
   std::string error;
   auto cl = engine::build_command(agents[1], context(), &error);
   ASSERT_TRUE(cl) << error;
@@ -77,13 +89,88 @@ TEST(CommandLine, Codex) {
                                    "model_reasoning_effort=low",
                                    "Make vadd fast.\nKeep it correct."};
   EXPECT_EQ(cl->argv, want);
-  EXPECT_TRUE(cl->env.empty());
+  EXPECT_EQ(cl->env,
+            (std::map<std::string, std::string>{{"CODEX_HOME", "/h/.codex"}, {"HOME", "/h"}}));
   EXPECT_EQ(agents[1].decl.timeout_ns, 1800'000'000'000);
+  // Its configuration: no outside lookups; without an endpoint, Codex's own provider.
+  ASSERT_EQ(cl->files.size(), 1u);
+  const std::string& config = cl->files.at(".codex/config.toml");
+  EXPECT_EQ(config.find("model_provider ="), std::string::npos) << config;
+  EXPECT_EQ(config.find("model_catalog_json"), std::string::npos) << config;
+  for (const char* line : {"[analytics]\nenabled = false", "[feedback]\nenabled = false",
+                           "plugins = false", "check_for_update_on_startup = false"})
+    EXPECT_NE(config.find(line), std::string::npos) << line << " in\n" << config;
+
+  // With an endpoint: its own provider, the key from the variable the plan names.
+  cl = engine::build_command(agents[5], context(), &error);
+  ASSERT_TRUE(cl) << error;
+  const std::string& local = cl->files.at(".codex/config.toml");
+  EXPECT_EQ(local.find("model_provider = \"kta\"\n"), 0u) << local;
+  EXPECT_NE(local.find("base_url = \"http://10.0.0.5:8000/v1\""), std::string::npos) << local;
+  EXPECT_NE(local.find("env_key = \"MY_KEY\""), std::string::npos) << local;
+  auto key = engine::fill_placeholders(agents[5].decl.keys.at(0), {{"key_env", "MY_KEY"}}, &error);
+  EXPECT_EQ(key, "MY_KEY");
+}
+
+TEST(CommandLine, GeminiCli) {
+  auto agents = cli_agents();
+  ASSERT_EQ(agents.size(), 6u);
+  std::string error;
+  auto cl = engine::build_command(agents[4], context(), &error);
+  ASSERT_TRUE(cl) << error;
+  EXPECT_EQ(engine::agent_label(agents[4]), "gemini_cli");
+  std::vector<std::string> want = {
+      "gemini",           "--output-format", "stream-json", "--model",
+      "gemini-2.5-flash", "--yolo",          "--prompt",    "Make vadd fast.\nKeep it correct."};
+  EXPECT_EQ(cl->argv, want);
+  EXPECT_EQ(cl->env,
+            (std::map<std::string, std::string>{{"GEMINI_CLI_HOME", "/h"},
+                                                {"GOOGLE_GEMINI_BASE_URL", "http://127.0.0.1:8000"},
+                                                {"HOME", "/h"}}));
+  const std::string& settings = cl->files.at(".gemini/settings.json");
+  auto json = nlohmann::json::parse(settings, nullptr, false);
+  ASSERT_FALSE(json.is_discarded()) << settings;
+  EXPECT_EQ(json["security"]["auth"]["selectedType"], "gemini-api-key");
+  EXPECT_EQ(json["security"]["folderTrust"]["enabled"], false);
+  EXPECT_EQ(json["telemetry"]["enabled"], false);
+  EXPECT_EQ(json["privacy"]["usageStatisticsEnabled"], false);
+}
+
+TEST(CommandLine, PlaceholderFormsAsTheShellSpellsThem) {
+  std::map<std::string, std::string> v = {{"set", "x"}, {"empty", ""}, {"port", "80"}};
+  std::string error;
+  auto fill = [&](const std::string& t) { return engine::fill_placeholders(t, v, &error); };
+  EXPECT_EQ(fill("{set:-d}/{empty:-d}"), "x/d");
+  EXPECT_EQ(fill("[{set:+on {port}}][{empty:+on {port}}]"), "[on 80][]");
+  // Braces that open no placeholder are text: JSON and TOML need no escaping.
+  EXPECT_EQ(fill("{\"a\": {\"b\": \"{set}\"}} { } {1} a{b"), "{\"a\": {\"b\": \"x\"}} { } {1} a{b");
+  EXPECT_FALSE(fill("{set:+{nope}}"));
+  EXPECT_EQ(error, "unknown placeholder '{nope}' in '{nope}'");
+  EXPECT_EQ(lang::placeholder_names("{a:-{b}} {c:+{d}x}"),
+            (std::vector<std::string>{"a", "b", "c", "d"}));
+}
+
+TEST(CommandLine, EmptyEnvIsLeftOutAndFilesStayInTheHome) {
+  model::AgentUse a;
+  a.decl.name = "mine";
+  a.decl.command = {"run"};
+  a.decl.env = {{"URL", "{endpoint}"}, {"HOME", "{home}"}};
+  a.decl.files = {{"conf/{task}.toml", "url = \"{endpoint:-default}\"\n"}};
+  a.args["endpoint"] = std::string();
+  std::string error;
+  auto cl = engine::build_command(a, context(), &error);
+  ASSERT_TRUE(cl) << error;
+  EXPECT_EQ(cl->env, (std::map<std::string, std::string>{{"HOME", "/h"}}));
+  EXPECT_EQ(cl->files,
+            (std::map<std::string, std::string>{{"conf/vadd.toml", "url = \"default\"\n"}}));
+  a.decl.files = {{"{endpoint}/../../etc/x", ""}};
+  EXPECT_FALSE(engine::build_command(a, context(), &error));
+  EXPECT_EQ(error, "file '/../../etc/x' is outside the agent's home");
 }
 
 TEST(CommandLine, Cursor) {
   auto agents = cli_agents();
-  ASSERT_EQ(agents.size(), 4u);
+  ASSERT_EQ(agents.size(), 6u);
   std::string error;
   auto cl = engine::build_command(agents[2], context(), &error);
   ASSERT_TRUE(cl) << error;
@@ -98,7 +185,7 @@ TEST(CommandLine, Cursor) {
 
 TEST(CommandLine, BuiltinsAreNotCommands) {
   auto agents = cli_agents();
-  ASSERT_EQ(agents.size(), 4u);
+  ASSERT_EQ(agents.size(), 6u);
   EXPECT_EQ(engine::agent_kind(agents[3]), engine::AgentKind::replay);
   EXPECT_EQ(engine::agent_kind(agents[0]), engine::AgentKind::command);
 }
@@ -122,8 +209,7 @@ TEST(CommandLine, PlaceholdersAndErrors) {
   EXPECT_EQ(engine::unknown_placeholders(a), std::vector<std::string>{"secret"});
   EXPECT_FALSE(engine::build_command(a, context(), &error));
   EXPECT_EQ(error, "unknown placeholder '{secret}' in '{secret}'");
-  EXPECT_FALSE(engine::fill_placeholders("a{b", {}, &error));
-  EXPECT_EQ(error, "unclosed '{' in 'a{b'");
+  EXPECT_EQ(engine::fill_placeholders("a{b", {}, &error), "a{b");
 }
 
 TEST(CommandLine, UnknownPlaceholderIsAPlanErrorBeforeAnyAgentRuns) {

@@ -106,7 +106,7 @@ class SandboxRun : public ::testing::Test {
                             std::vector<fs::path> more_hidden = {},
                             std::vector<fs::path> readonly = {}) {
     more_hidden.insert(more_hidden.begin(), hidden);
-    engine::SandboxSpec s{ws, more_hidden, {}, {}, network};
+    engine::SandboxSpec s{ws, more_hidden, {}, {}, {}, network};
     s.readonly = std::move(readonly);
     engine::ProcessSpec p;
     p.argv = engine::bwrap_argv(s, {"sh", "-c", script});

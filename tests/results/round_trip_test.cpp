@@ -25,7 +25,9 @@ AgentRecord agent_record() {
   a.exit_code = 3;
   a.signal = 9;
   a.timed_out = true;
-  a.tokens = {1200, 340, 50, 7, 0.25};
+  a.tokens = {1200, 340, 50, 7, 0.25, true, 5, 2};
+  a.summary = "agent finished; candidate unchanged from the baseline; 2 of 5 tool calls failed";
+  a.home = "homes/gelu/claude/0";
   a.changed_files = {"gelu.hip"};
   a.unchanged = true;
   a.ignored_writes = {"edited a non-editable file: task/gelu_ref.hip (ignored)"};
@@ -110,6 +112,10 @@ TaskOutcome task_outcome() {
   t.input_tokens = 1200;
   t.output_tokens = 340;
   t.cost_usd = 0.25;
+  t.cost_computed = true;
+  t.tool_calls = 5;
+  t.failed_tool_calls = 2;
+  t.agent_summary = "agent finished; 2 of 5 tool calls failed";
   t.candidate_unchanged = true;
   t.changed_files = {"gelu.hip"};
   t.ignored_writes = {"wrote outside the workspace: /tmp/x"};
