@@ -1,8 +1,9 @@
 // The real agent CLIs (Claude Code, Codex, Gemini CLI, as cmake/setup.sh installs them from the
 // npm registry) through the real `kta eval` on the cpu device, each pointed by its std.agents
 // declaration's `endpoint` at the scripted model server (model_server/): the model reads the
-// task's kernel and writes an improved one with the CLI's own tools; another script makes tool
-// calls that fail and edits nothing; another loops until the timeout. Plain and under bubblewrap.
+// task's kernel and writes an improved one with the CLI's own tools; other scripts make tool
+// calls that fail and edit nothing, loop until the timeout, write a broken kernel, hard-code the
+// visible shapes, or read what the sandbox hides. Plain and under bubblewrap.
 // Checked: the candidate is the CLI's edit, tokens and cost recorded (the CLI's own or computed
 // from the declaration's prices, marked), failed tool calls counted, nothing held out in any
 // request the model received, the timeout ends the CLI's whole tree, the CLI's home and logs in
@@ -36,12 +37,18 @@ const fs::path kCache = KTA_TEST_CACHE_DIR;
 
 const char* const kClis[] = {"claude", "codex", "gemini"};
 
-// The kernel the scripted model writes: vadd, correct, with a mark to find it by.
-const std::string kImproved =
-    "// improved by the scripted model\n#include <hip/hip_runtime.h>\n#include <stdint.h>\n\n"
-    "__global__ void vadd(const float* x, const float* y, float* z, int64_t n) {\n"
-    "  const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;\n"
-    "  if (i < n) z[i] = y[i] + x[i];\n}\n";
+// vadd with `body` (i is the element), as the scripted model writes it.
+std::string vadd_kernel(const std::string& body) {
+  return "// written by the scripted model\n#include <hip/hip_runtime.h>\n#include <stdint.h>\n\n"
+         "__global__ void vadd(const float* x, const float* y, float* z, int64_t n) {\n"
+         "  const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;\n  " +
+         body + "\n}\n";
+}
+const std::string kImproved = vadd_kernel("if (i < n) z[i] = y[i] + x[i];");
+const std::string kBroken = vadd_kernel("if (i < n) z[i] = x[i] - y[i];");
+// Right on the visible sizes (1024, 4096) only: the held-out ones catch it.
+const std::string kHardcoded =
+    vadd_kernel("if (n != 1024 && n != 4096) return;\n  if (i < n) z[i] = x[i] + y[i];");
 
 // A model server on a free loopback port, serving one script, logging every request.
 class ModelServer {
@@ -138,9 +145,25 @@ class RealCli : public ::testing::Test {
                      {turn({{"shell", "echo failing on purpose; exit 3"}}),
                       turn({{"read", "does_not_exist.txt"}}), turn({{"text", "I could not."}})}}};
     json loop = {{"turns", {turn({{"repeat", {{"shell", "sleep 2"}}}})}}};
+    auto writes = [](const std::string& kernel) {
+      return json{
+          {"turns",
+           {turn({{"read", "vadd.hip"}}), turn({{"write", "vadd.hip"}, {"content", kernel}}),
+            turn({{"text", "Done."}})}}};
+    };
+    // Reads what the sandbox hides (the task's sources with the reference, kta's cache), sends it
+    // to the model, and keeps a copy in the workspace.
+    std::string snoop = "cat " + (kCases / "vadd" / "vadd_ref.hip").string() + " " +
+                        (kCache / "sentinel").string() + " > snooped.txt 2>&1; cat snooped.txt";
+    json escape = {{"turns", {turn({{"shell", snoop}}), turn({{"text", "Done."}})}}};
+    write_file(kCache / "sentinel", "reference outputs live here\n");
     servers.emplace_back(std::make_unique<ModelServer>(root / "server-improve", improve));
     servers.emplace_back(std::make_unique<ModelServer>(root / "server-failing", failing));
     servers.emplace_back(std::make_unique<ModelServer>(root / "server-loop", loop));
+    servers.emplace_back(std::make_unique<ModelServer>(root / "server-broken", writes(kBroken)));
+    servers.emplace_back(
+        std::make_unique<ModelServer>(root / "server-hardcode", writes(kHardcoded)));
+    servers.emplace_back(std::make_unique<ModelServer>(root / "server-escape", escape));
     for (const auto& s : servers)
       if (!s->up()) {
         missing = "the model server did not start";
@@ -190,6 +213,14 @@ class RealCli : public ::testing::Test {
       if (all_scripts) plan += "  agent " + use(cli, *servers[1]) + "\n";
       if (all_scripts || std::string(cli) == "claude")
         plan += "  agent " + use(cli, *servers[2], "8s") + "\n";
+    }
+    // One CLI each: a broken kernel (codex-2 / -3), a hard-coded shape (gemini_cli-4 plain), a
+    // look at what the sandbox hides (claude_code-3 sandboxed).
+    if (all_scripts) {
+      plan += "  agent " + use("codex", *servers[3]) + "\n";
+      plan += "  agent " + use("gemini", *servers[4]) + "\n";
+    } else {
+      plan += "  agent " + use("claude", *servers[5]) + "\n";
     }
     // The model server is on this machine's loopback: the agent needs the network namespace.
     plan += "  device cpu\n  sandbox " + sandbox + "\n  network on\n  output \"" + e.run.string() +
@@ -295,6 +326,20 @@ TEST_F(RealCli, NothingHeldOutReachesTheModel) {
   EXPECT_TRUE(visible_seen) << "the prompt's visible shapes never reached the model server";
 }
 
+TEST_F(RealCli, ABrokenKernelFailsAndAHardcodedShapeFailsHeldOut) {
+  expect_ran(plain);
+  json broken = plain.task(label("codex", 3));
+  EXPECT_EQ(slurp(plain.run / "candidates" / "vadd" / label("codex", 3) / "0" / "vadd.hip"),
+            kBroken);
+  EXPECT_TRUE(broken["compiled"]) << broken.dump(2);
+  EXPECT_FALSE(broken["correct"]) << broken.dump(2);
+  json hardcoded = plain.task(label("gemini", 3));
+  EXPECT_EQ(slurp(plain.run / "candidates" / "vadd" / label("gemini", 3) / "0" / "vadd.hip"),
+            kHardcoded);
+  EXPECT_TRUE(hardcoded["correct"]) << hardcoded.dump(2);
+  EXPECT_EQ(hardcoded["heldout"]["correct"], false) << hardcoded.dump(2);
+}
+
 TEST_F(RealCli, TheClisHomesAreInTheRunFolderNotTheUsers) {
   expect_ran(plain);
   for (const char* dir : {".claude", ".claude.json", ".codex/sessions", ".gemini"})
@@ -312,6 +357,16 @@ TEST_F(RealCli, UnderTheSandboxEachCliEditsAndTimesOut) {
   }
   EXPECT_EQ(sandboxed.task(label("claude", 1))["agent_run"]["status"], "timeout after 8 s");
   EXPECT_EQ(processes_in(sandboxed.run), std::vector<std::string>{});
+  // The CLI's shell found neither the task's reference nor kta's cache; neither reached the model.
+  std::string snooped =
+      slurp(sandboxed.run / "work" / "vadd" / label("claude", 2) / "0" / "snooped.txt");
+  EXPECT_NE(snooped.find("No such file"), std::string::npos) << snooped;
+  for (const char* secret : {"(double)x[i]", "reference outputs live here"}) {
+    EXPECT_EQ(snooped.find(secret), std::string::npos) << snooped;
+    EXPECT_EQ(slurp(servers[5]->log()).find(secret), std::string::npos) << secret;
+  }
+  EXPECT_NE(slurp(servers[5]->log()).find("No such file"), std::string::npos)
+      << "the shell's output never reached the model: the check would see nothing";
 }
 
 }  // namespace
