@@ -447,7 +447,14 @@ int compile_all(const fs::path& dir, const fs::path& cache, bool recursive,
 // Every kernel of the benchmark suite compiles through the prelude with the signature its
 // parameter list spells (the .kta files pass exactly these types).
 TEST_F(HipRtc, EveryTaskKernelCompiles) {
-  EXPECT_GE(compile_all(KTA_HIP_TEST_TASKS, cache_, true), 8);
+  std::map<std::string, std::string> expected_errors;
+#if defined(__HIP_PLATFORM_AMD__)
+  // The known gap of HIP 5.2's hipRTC (docs/hip-amd.md): no bfloat16 type, so the bf16 task
+  // (swiglu) does not compile there; asserted, so that a hipRTC that has one shows up here.
+  for (const char* bf16 : {"swiglu.hip", "swiglu_ref.hip"})
+    expected_errors[bf16] = "unknown type name '__hip_bfloat16'";
+#endif
+  EXPECT_GE(compile_all(KTA_HIP_TEST_TASKS, cache_, true, expected_errors), 8);
 }
 
 // The two devices accept the same language: every kernel the cpu device's corpus runs compiles
