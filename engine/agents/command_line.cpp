@@ -92,6 +92,18 @@ std::optional<std::vector<std::string>> build_check(const model::AgentUse& agent
   return argv;
 }
 
+std::optional<std::vector<std::string>> build_keys(const model::AgentUse& agent,
+                                                   std::string* error) {
+  auto values = values_of(agent, AgentContext{});
+  std::vector<std::string> names;
+  for (const auto& t : agent.decl.keys) {
+    auto s = fill_placeholders(t, values, error);
+    if (!s) return std::nullopt;
+    if (!s->empty()) names.push_back(std::move(*s));
+  }
+  return names;
+}
+
 std::string shell_quote(const std::vector<std::string>& argv) {
   std::string out;
   for (const auto& a : argv) {

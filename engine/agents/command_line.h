@@ -44,6 +44,10 @@ std::optional<CommandLine> build_command(const model::AgentUse& agent, const Age
 std::optional<std::vector<std::string>> build_check(const model::AgentUse& agent,
                                                     std::string* error);
 
+// The key variables (`key`), filled like the command; empty names are left out.
+std::optional<std::vector<std::string>> build_keys(const model::AgentUse& agent,
+                                                   std::string* error);
+
 // A command line quoted for a POSIX shell, for logs and `kta agents check`.
 std::string shell_quote(const std::vector<std::string>& argv);
 

@@ -94,18 +94,21 @@ void check_configuration(const model::AgentUse& agent, double timeout_s,
     s.ready = s.ready && why.empty();
   }
   if (agent.decl.keys.empty()) return;
-  std::map<std::string, std::string> values;
-  for (const auto& [name, value] : agent.args) values[name] = engine::placeholder_text(value);
+  std::string why;
+  auto keys = engine::build_keys(agent, &why);
+  if (!keys) {
+    s.key = "error: " + why;
+    s.ready = false;
+    return;
+  }
   std::vector<std::string> names;
-  for (const auto& k : agent.decl.keys) {
-    auto name = engine::fill_placeholders(k, values, nullptr);
-    if (!name || name->empty()) continue;
-    auto it = environment.find(*name);
+  for (const auto& name : *keys) {
+    auto it = environment.find(name);
     if (it != environment.end() && !it->second.empty()) {
-      s.key = *name + " set";
+      s.key = name + " set";
       return;
     }
-    names.push_back(*name);
+    names.push_back(name);
   }
   std::error_code ec;
   for (const auto& login : agent.decl.logins)

@@ -108,8 +108,7 @@ TEST(CommandLine, Codex) {
   EXPECT_EQ(local.find("model_provider = \"kta\"\n"), 0u) << local;
   EXPECT_NE(local.find("base_url = \"http://10.0.0.5:8000/v1\""), std::string::npos) << local;
   EXPECT_NE(local.find("env_key = \"MY_KEY\""), std::string::npos) << local;
-  auto key = engine::fill_placeholders(agents[5].decl.keys.at(0), {{"key_env", "MY_KEY"}}, &error);
-  EXPECT_EQ(key, "MY_KEY");
+  EXPECT_EQ(engine::build_keys(agents[5], &error), std::vector<std::string>{"MY_KEY"});
 }
 
 TEST(CommandLine, GeminiCli) {
