@@ -10,7 +10,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.footer(
       "examples:\n"
-      "  kta check tasks/hip2hip/gelu/gelu.kta      check a task, print diagnostics\n"
+      "  kta check tasks/hip2hip/elementwise/gelu/gelu.kta      check a task, print diagnostics\n"
       "  kta validate tasks/ --quick                prove each task is a sound benchmark\n"
       "  kta fmt --check tasks/**/*.kta             verify canonical formatting\n"
       "  kta plan --explain examples/quickstart.kta print what an evaluation would do\n"
