@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -236,6 +237,9 @@ class Device {
   virtual void upload(Buffer dst, const void* src, size_t bytes) = 0;
   virtual void download(void* dst, Buffer src, size_t bytes) = 0;
   virtual void fill(Buffer dst, uint8_t byte) = 0;
+  // Runs `f`; the uploads and fills it issues may reach the device in one exchange (a worker
+  // process gets one request for all of them, not one each). All are done when this returns.
+  virtual void together(const std::function<void()>& f) { f(); }
 
   virtual CompileResult compile(const CompileRequest& request) = 0;
   // One launch or call. Synchronous: returns when the work finished or failed.

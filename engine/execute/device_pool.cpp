@@ -92,6 +92,9 @@ class PooledDevice : public Device {
   void fill(Buffer dst, uint8_t byte) override {
     guard([&] { inner_->fill(dst, byte); });
   }
+  void together(const std::function<void()>& f) override {
+    guard([&] { inner_->together(f); });
+  }
   CompileResult compile(const CompileRequest& request) override {
     return guard([&] { return inner_->compile(request); });
   }

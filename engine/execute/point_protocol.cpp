@@ -95,14 +95,13 @@ PointTiming PointProtocol::run() {
   if (!prepare(1, 1, pt)) return pt;
   int batch_a = 1, batch_b = 1;
   try {
-    begin_round();
+    begin_round(false);
     std::tie(batch_a, batch_b) = size_batch();
   } catch (const std::exception& e) {
     fail(pt, StepOutcome::error, std::string("cannot size the batch: ") + e.what());
     return pt;
   }
   if (!prepare(batch_a, batch_b, pt)) return pt;
-  round_ = 0;  // the sizing round is not one of the protocol's
   auto guarded = [this](const std::function<Sample()>& f) {
     return [this, f] {
       try {
@@ -115,15 +114,14 @@ PointTiming PointProtocol::run() {
   std::function<Sample()> sample_a = guarded([this] { return sample(a_); });
   std::function<Sample()> sample_b = guarded([this] {
     Sample s = sample(b_);
-    if (s.ok && round_ > static_cast<uint64_t>(std::max(0, job_.task->timing.warmup)))
-      keep_for_verification();
+    if (s.ok && counting_) keep_for_verification();
     return s;
   });
   std::function<Sample()> sample_again = guarded([this] { return sample(calibration()); });
   InterleavedProtocol::Outcome m;
   {
     auto span = job_.profile->span("sampling");
-    std::function<void()> round = [this] { begin_round(); };
+    std::function<void(bool)> round = [this](bool counted) { begin_round(counted); };
     m = job_.protocol->run(sample_a, sample_b, job_.calibrate ? &sample_again : nullptr, &round);
   }
   if (!a_.clocks.empty() && !b_.clocks.empty())
@@ -163,7 +161,8 @@ bool PointProtocol::prepare(int launches_a, int launches_b, PointTiming& pt) {
 }
 
 // Fresh inputs for every slot of both sides (the same for A and B), every output poisoned.
-void PointProtocol::begin_round() {
+void PointProtocol::begin_round(bool counted) {
+  counting_ = counted;
   size_t n = std::max(a_.batch.size(), b_.batch.size());
   {
     auto span = job_.profile->span("fresh inputs");
@@ -173,13 +172,15 @@ void PointProtocol::begin_round() {
           make_inputs(*job_.task, job_.spec, kTimingSeeds + drawn_ * kMaxBatchLaunches + j);
   }
   ++drawn_;
-  ++round_;
   auto span = job_.profile->span("upload");
   for (Side* side : {&a_, &b_, &c_}) {
-    for (size_t j = 0; j < side->batch.size(); ++j) {
-      side->slots[j]->upload_inputs(round_inputs_[j]);
-      side->slots[j]->poison_outputs((*job_.launches)++);
-    }
+    if (side->batch.empty()) continue;
+    side->impl->device->together([&] {
+      for (size_t j = 0; j < side->batch.size(); ++j) {
+        side->slots[j]->upload_inputs(round_inputs_[j]);
+        side->slots[j]->poison_outputs((*job_.launches)++);
+      }
+    });
   }
 }
 

@@ -119,7 +119,7 @@ class PointProtocol {
 
  private:
   bool prepare(int launches_a, int launches_b, PointTiming& pt);
-  void begin_round();
+  void begin_round(bool counted);
   Sample sample(Side& side);
   void keep_for_verification();
   bool verify(PointTiming& pt);
@@ -132,7 +132,7 @@ class PointProtocol {
   PointJob job_;
   Side a_, b_, c_;
   std::vector<HostSet> round_inputs_;  // this round's fresh inputs, one per slot
-  uint64_t round_ = 0;                 // rounds begun (warm-up included)
+  bool counting_ = false;              // this round is one of the protocol's counted rounds
   uint64_t drawn_ = 0;        // rounds of inputs drawn, the batch sizing's too: no seed comes twice
   uint64_t kept_rounds_ = 0;  // rounds eligible for verification
   std::mt19937_64 rng_;

@@ -54,16 +54,17 @@ StopState failed(std::string why) {
 
 // What a measurement needs besides its series: the round hook and the order's randomness.
 struct Rounds {
-  const std::function<void()>* begin = nullptr;
+  const std::function<void(bool counted)>* begin = nullptr;
   std::mt19937_64 order;
 };
 
-// One sample of each series, in an order drawn for this round, after the round's hook.
-std::optional<std::string> sample_round(const std::vector<Series*>& series, bool keep,
+// One sample of each series, in an order drawn for this round, after the round's hook when
+// `begin` is set.
+std::optional<std::string> sample_round(const std::vector<Series*>& series, bool keep, bool begin,
                                         Rounds& rounds) {
-  if (rounds.begin != nullptr) {
+  if (begin && rounds.begin != nullptr) {
     try {
-      (*rounds.begin)();
+      (*rounds.begin)(keep);
     } catch (const std::exception& e) {
       return fmt::format("round setup failed: {}", e.what());
     }
@@ -110,16 +111,18 @@ std::optional<StopState> stopping_rule(const std::vector<Series*>& series,
 }
 
 // The shared body of both protocols: warm up, then sample rounds until the stopping rule holds.
+// Warm-up rounds bring clocks and caches up on the first round's inputs: drawing and uploading
+// fresh inputs for each of them (25 rounds of a batch preset) cost more than the sampling.
 StopState measure(const std::vector<Series*>& series, const model::Timing& timing,
                   TimerResolution resolution, const Clock& clock, Rounds& rounds) {
   for (int w = 0; w < timing.warmup; ++w)
-    if (auto err = sample_round(series, false, rounds)) return failed("warmup: " + *err);
+    if (auto err = sample_round(series, false, w == 0, rounds)) return failed("warmup: " + *err);
 
   int min_samples = std::max(1, timing.min_samples);
   int max_samples = std::max(min_samples, timing.max_samples);
   double start = clock();
   for (int n = 1;; ++n) {
-    if (auto err = sample_round(series, true, rounds)) return failed(*err);
+    if (auto err = sample_round(series, true, true, rounds)) return failed(*err);
     if (n < min_samples) continue;
     if (auto stop = stopping_rule(series, timing, resolution, n, max_samples, clock() - start))
       return *stop;
@@ -137,7 +140,8 @@ InterleavedProtocol::InterleavedProtocol(const model::Timing& timing, TimerResol
 
 InterleavedProtocol::Outcome InterleavedProtocol::run(
     const std::function<Sample()>& a, const std::function<Sample()>& b,
-    const std::function<Sample()>* calibration, const std::function<void()>* begin_round) const {
+    const std::function<Sample()>* calibration,
+    const std::function<void(bool counted)>* begin_round) const {
   Series base{"baseline", a, {}, {}}, cand{"candidate", b, {}, {}};
   std::optional<Series> again;
   std::vector<Series*> series = {&base, &cand};

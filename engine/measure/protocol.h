@@ -74,11 +74,12 @@ class InterleavedProtocol {
   // `order_seed` draws the rounds' orders (0: a random seed, what the engine uses; tests fix it).
   InterleavedProtocol(const model::Timing& timing, TimerResolution resolution,
                       Clock clock = steady_clock_seconds(), uint64_t order_seed = 0);
-  // `begin_round`, when given, runs before every round, warm-up included (fresh inputs for all
-  // sides); an exception from it fails the measurement with its text.
+  // `begin_round`, when given, runs before the first warm-up round (counted: false) and before
+  // every counted round (counted: true): fresh inputs for all sides; the other warm-up rounds
+  // reuse the first one's. An exception from it fails the measurement with its text.
   Outcome run(const std::function<Sample()>& a, const std::function<Sample()>& b,
               const std::function<Sample()>* calibration = nullptr,
-              const std::function<void()>* begin_round = nullptr) const;
+              const std::function<void(bool counted)>* begin_round = nullptr) const;
 
  private:
   model::Timing timing_;

@@ -68,7 +68,7 @@ TEST(InterleavedProtocol, QuietSeriesStopAtMinSamples) {
 TEST(InterleavedProtocol, EachRoundSamplesEverySeriesOnceInADrawnOrder) {
   Script s;
   InterleavedProtocol p(timing(1, 40, 40, 0, 100), {}, s.clock(), 7);
-  std::function<void()> round = [&] { s.order.push_back("|"); };
+  std::function<void(bool)> round = [&](bool) { s.order.push_back("|"); };
   std::function<Sample()> again = s.series("C", wobble(1, 0.5));
   p.run(s.series("A", wobble(1, 0.5)), s.series("B", wobble(1, 0.5)), &again, &round);
   ASSERT_EQ(s.order.size(), 41u * 4);  // a warm-up round and 40 rounds, each "|" and A, B, C
@@ -84,10 +84,31 @@ TEST(InterleavedProtocol, EachRoundSamplesEverySeriesOnceInADrawnOrder) {
   // The same seed draws the same orders; the engine's default seed is a random one.
   Script t;
   InterleavedProtocol q(timing(1, 40, 40, 0, 100), {}, t.clock(), 7);
-  std::function<void()> mark = [&] { t.order.push_back("|"); };
+  std::function<void(bool)> mark = [&](bool) { t.order.push_back("|"); };
   std::function<Sample()> again_t = t.series("C", wobble(1, 0.5));
   q.run(t.series("A", wobble(1, 0.5)), t.series("B", wobble(1, 0.5)), &again_t, &mark);
   EXPECT_EQ(s.order, t.order);
+}
+
+// Warm-up rounds after the first reuse its inputs: the hook runs before the first warm-up round
+// (not counted) and before every counted round, never before the other warm-ups (a batch preset's
+// 25 warm-up rounds each drew and uploaded fresh inputs for every launch of every side).
+TEST(InterleavedProtocol, WarmupRoundsAfterTheFirstReuseItsInputs) {
+  Script s;
+  InterleavedProtocol p(timing(5, 4, 4, 0, 100), {}, s.clock(), 3);
+  std::vector<bool> hooks;
+  std::function<void(bool)> round = [&](bool counted) {
+    hooks.push_back(counted);
+    s.order.push_back(counted ? "|" : "w");
+  };
+  auto out = p.run(s.series("A", wobble(1, 0.5)), s.series("B", wobble(1, 0.5)), nullptr, &round);
+  EXPECT_FALSE(out.failed) << out.stop_reason;
+  EXPECT_EQ(hooks, (std::vector<bool>{false, true, true, true, true}));
+  ASSERT_EQ(s.order.size(), 1u + 5 * 2 + 4 * 3);  // one hook, 5 warm-up rounds, 4 counted ones
+  EXPECT_EQ(s.order[0], "w");
+  for (size_t i = 1; i <= 10; ++i) EXPECT_NE(s.order[i], "|") << i;  // no hook between warm-ups
+  EXPECT_EQ(s.order[11], "|");
+  EXPECT_EQ(out.a.n, 4);
 }
 
 // A round's hook that throws fails the measurement with its text.
@@ -95,7 +116,7 @@ TEST(InterleavedProtocol, ARoundSetupThatThrowsAborts) {
   Script s;
   InterleavedProtocol p(timing(0, 3, 3, 0, 100), {}, s.clock());
   int rounds = 0;
-  std::function<void()> round = [&] {
+  std::function<void(bool)> round = [&](bool) {
     if (++rounds == 2) throw std::runtime_error("cannot upload");
   };
   auto out = p.run(s.series("A", wobble(1, 0)), s.series("B", wobble(1, 0)), nullptr, &round);

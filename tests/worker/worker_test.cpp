@@ -214,6 +214,34 @@ TEST_F(Staged, LaunchSeesUploadsAndDownloadSeesResults) {
   EXPECT_EQ(download<float>(staged, bc, n)[5], 0.0f);
 }
 
+// The uploads and fills of a batch sample's round reach the device in one request: a round of
+// 128 launches was 256 round trips to the worker per side before.
+TEST_F(Staged, TogetherSendsUploadsAndFillsInOneRequest) {
+  const int n = 300;
+  auto a = random_floats(n, 0, 1, 17), b = random_floats(n, 0, 1, 18);
+  Buffer ba = staged.alloc(4 * n), bb = staged.alloc(4 * n), bc = staged.alloc(4 * n);
+  uint64_t m = compile_kernel(staged, "vector_add.hip", "vector_add");  // a worker runs
+  int before = staged.requests_sent();
+  staged.together([&] {
+    staged.upload(ba, a.data(), 4 * n);
+    staged.upload(bb, b.data(), 4 * n);
+    staged.fill(bc, 0xFF);
+  });
+  EXPECT_EQ(staged.requests_sent() - before, 1);
+  auto r = staged.launch(m, {ptr(ba, "float"), ptr(bb, "float"), ptr(bc, "float"), i64(n)},
+                         geometry1(2, 256));
+  ASSERT_TRUE(r.ok) << r.error;
+  auto c = download<float>(staged, bc, n);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]);
+  // A download inside together() sees the writes queued before it; later ones still arrive.
+  staged.together([&] {
+    staged.fill(bc, 0);
+    EXPECT_EQ(download<float>(staged, bc, n)[5], 0.0f);
+    staged.upload(bc, a.data(), 4 * n);
+  });
+  EXPECT_EQ(download<float>(staged, bc, n)[7], a[7]);
+}
+
 TEST_F(Staged, RestartedWorkerRestagesBuffers) {
   Buffer b = staged.alloc(4 * 64);
   std::vector<float> keep(64, 3.0f);

@@ -186,6 +186,7 @@ std::string RemoteDevice::why_worker_ended(int status, const std::string& log) c
 
 std::optional<nlohmann::json> RemoteDevice::request(const json& q, double timeout_s,
                                                     std::string* failure, int fd) {
+  ++requests_;
   if (q.value("op", "") != "map") worker_.clear_log();
   ipc::Reply r = worker_.request(q, timeout_s, fd);
   if (!r) *failure = r.error;
@@ -253,8 +254,39 @@ void RemoteDevice::fill(Buffer dst, uint8_t byte) {
 
 void RemoteDevice::stage(const json& q) {
   if (!running()) return;
+  if (pending_) {
+    if (q.at("op") != "download") {
+      pending_->push_back(q);
+      return;
+    }
+    send_pending(true);  // a download inside together() sees what was written before it
+  }
   std::string failure;
   request(q, options_.launch_timeout_s, &failure);
+}
+
+// A batch sample's fresh inputs are an upload and a fill per launch and tensor: hundreds of
+// round trips to the worker per round, one request instead.
+void RemoteDevice::together(const std::function<void()>& f) {
+  if (!staged() || pending_) {
+    f();
+    return;
+  }
+  pending_.emplace(json::array());
+  try {
+    f();
+  } catch (...) {
+    send_pending(false);  // the shared memory already holds what `f` wrote: keep the device in step
+    throw;
+  }
+  send_pending(false);
+}
+
+void RemoteDevice::send_pending(bool reopen) {
+  json ops = std::move(*pending_);
+  pending_.reset();
+  if (!ops.empty()) stage({{"op", "stage_all"}, {"ops", std::move(ops)}});
+  if (reopen) pending_.emplace(json::array());
 }
 
 LaunchResult RemoteDevice::checked(LaunchResult r) {

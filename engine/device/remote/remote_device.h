@@ -38,6 +38,7 @@ class RemoteDevice : public Device {
   void upload(Buffer dst, const void* src, size_t bytes) override;
   void download(void* dst, Buffer src, size_t bytes) override;
   void fill(Buffer dst, uint8_t byte) override;
+  void together(const std::function<void()>& f) override;
   CompileResult compile(const CompileRequest& request) override;
   LaunchResult run(const Invocation& invocation) override;
   TimedResult timed(std::span<const Invocation> batch, bool flush) override;
@@ -47,6 +48,8 @@ class RemoteDevice : public Device {
   pid_t worker_pid() const { return worker_.pid(); }
   // How many workers this device started so far.
   int workers_started() const { return started_; }
+  // How many requests went to workers so far (tests count round trips with it).
+  int requests_sent() const { return requests_; }
 
  private:
   using Shared = ipc::SharedBuffer;
@@ -81,6 +84,7 @@ class RemoteDevice : public Device {
                          double timeout_s, bool timed);
   bool staged() const { return info_.own_memory; }
   void stage(const json& q);
+  void send_pending(bool reopen);
 
   DeviceOptions options_;
   DeviceInfo info_;
@@ -93,9 +97,12 @@ class RemoteDevice : public Device {
   // loaded): what it reports as built may be kept across runs (code_store.h).
   bool worker_clean_ = false;
   int started_ = 0;
+  int requests_ = 0;
   uint64_t next_buffer_ = 1, next_module_ = 1;
   std::map<uint64_t, Shared> buffers_;
   std::map<uint64_t, ModuleRecord> modules_;
+  // Inside together(): the uploads and fills not sent yet, in order.
+  std::optional<json> pending_;
 };
 
 // The kta-worker binary this process would start (DeviceOptions::worker, which Settings fills

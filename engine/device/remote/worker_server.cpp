@@ -135,6 +135,10 @@ class Server {
     if (fd >= 0) close(fd);
     if (op == "unmap") return unmap(q);
     if (op == "upload" || op == "download" || op == "fill") return stage(op, q);
+    if (op == "stage_all") {
+      for (const json& s : q.at("ops")) stage(s.at("op").get<std::string>(), s);
+      return {{"ok", true}};
+    }
     if (op == "run") return run(q);
     if (op == "timed") return run_timed(q);
     if (op == "sync") {

@@ -95,7 +95,6 @@ HipDevice::HipDevice(int ordinal, const DeviceOptions& options)
   info_.name = p.name;
   info_.kind = DeviceKind::hip;
   info_.timer = DeviceTimer::events;
-  info_.timer_resolution = 1e-6;  // events resolve about half a microsecond
   info_.own_memory = true;
   info_.warp_size = p.warpSize;
   info_.l2_bytes = size_t(p.l2CacheSize);
@@ -125,6 +124,13 @@ HipDevice::HipDevice(int ordinal, const DeviceOptions& options)
   auto t_peak = SteadyClock::now();
   measure_peak_bandwidth();
   double peak_s = seconds_since(t_peak);
+  double tick = measure_timer_resolution();
+  // CUDA's documented "about half a microsecond", taken at its coarse end when unmeasured.
+  info_.timer_resolution = tick > 0 ? tick : 1e-6;
+  char timer[96];
+  std::snprintf(timer, sizeof timer, ", event timer tick %.3g us (%s)",
+                info_.timer_resolution * 1e6, tick > 0 ? "measured" : "not measured: assumed");
+  info_.details += timer;
   char opened[160];
   std::snprintf(opened, sizeof opened,
                 "; opened in %.3f s (context %.3f s, clock reader %.3f s, copy peak %.3f s)",

@@ -77,6 +77,7 @@ class HipDevice : public Device {
   void enqueue_guard(hipStream_t stream);
   void note_enqueue(double host_seconds);
   void measure_peak_bandwidth();
+  double measure_timer_resolution();
   // Records the clocks right after a timed sample, outside its events.
   void record_clocks(TimedResult& t);
   LaunchResult launch_kernel(uint64_t module, const KernelLaunch& k);
