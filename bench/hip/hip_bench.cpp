@@ -437,8 +437,8 @@ void bench_gelu(Device& d) {
       unsigned per_block;
     };
     for (const V& v :
-         {V{"baseline gelu.hip", fs::path(KTA_SOURCE_DIR) / "tasks/hip2hip/elementwise/gelu/gelu.hip", "gelu",
-            256},
+         {V{"baseline gelu.hip",
+            fs::path(KTA_SOURCE_DIR) / "tasks/hip2hip/elementwise/gelu/gelu.hip", "gelu", 256},
           V{"candidate gelu_vec4.hip", kernels() / "gelu_vec4.hip", "gelu_vec4", 1024}}) {
       CompileResult c = compile(d, v.file, v.entry, args, "");
       LaunchConfig cfg{{unsigned((n + v.per_block - 1) / v.per_block), 1, 1}, {256, 1, 1}, 0};
