@@ -79,6 +79,12 @@ TEST_F(HipGpu, InfoDescribesTheGpu) {
   EXPECT_GT(i.l2_bytes, size_t(1) << 20);
   EXPECT_GT(i.peak_bandwidth, 5e11);
   EXPECT_NE(i.details.find("sm_"), std::string::npos) << i.details;
+  // The event timer's tick is measured when the device opens (torch events on an H200 read
+  // multiples of 32 ns); CUDA documents "about half a microsecond" as the coarse end.
+  EXPECT_NE(i.details.find("event timer tick"), std::string::npos) << i.details;
+  EXPECT_NE(i.details.find("(measured)"), std::string::npos) << i.details;
+  EXPECT_GT(i.timer_resolution, 0);
+  EXPECT_LE(i.timer_resolution, 1e-6);
   std::printf("device: %s | %s | copy peak %.3f TB/s\n", i.name.c_str(), i.details.c_str(),
               i.peak_bandwidth / 1e12);
 }
