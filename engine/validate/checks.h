@@ -38,8 +38,10 @@ std::vector<CheckOutcome> timing_checks(const model::Task& task, const ValidateO
                                         const std::optional<std::string>& bytes_problem);
 
 // timing.self from a timing run's performance report: identical code must read 1.00x, within
-// twice the task's noise target (at least 5%) where the interval excludes it.
-CheckOutcome self_check(const model::Task& task, const PerformanceReport& pr);
+// twice the noise target of `timing`, the protocol it was measured with (at least 5%), where the
+// interval excludes it.
+CheckOutcome self_check(const model::Task& task, const model::Timing& timing,
+                        const PerformanceReport& pr);
 
 // solutions: the replay agent's run of the task's solution, visible and held-out.
 CheckOutcome solutions_check(const model::Task& task, const ValidateOptions& options);
