@@ -80,28 +80,33 @@ std::optional<CommandLine> build_command(const model::AgentUse& agent, const Age
   return cl;
 }
 
-std::optional<std::vector<std::string>> build_check(const model::AgentUse& agent,
-                                                    std::string* error) {
+namespace {
+
+// Each template filled with the agent's own values (no run context); `keep_empty`: a template
+// that fills to "" stays as an empty entry.
+std::optional<std::vector<std::string>> fill_all(const model::AgentUse& agent,
+                                                 const std::vector<std::string>& templates,
+                                                 bool keep_empty, std::string* error) {
   auto values = values_of(agent, AgentContext{});
-  std::vector<std::string> argv;
-  for (const auto& t : agent.decl.check) {
+  std::vector<std::string> out;
+  for (const auto& t : templates) {
     auto s = fill_placeholders(t, values, error);
     if (!s) return std::nullopt;
-    argv.push_back(std::move(*s));
+    if (keep_empty || !s->empty()) out.push_back(std::move(*s));
   }
-  return argv;
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> build_check(const model::AgentUse& agent,
+                                                    std::string* error) {
+  return fill_all(agent, agent.decl.check, true, error);
 }
 
 std::optional<std::vector<std::string>> build_keys(const model::AgentUse& agent,
                                                    std::string* error) {
-  auto values = values_of(agent, AgentContext{});
-  std::vector<std::string> names;
-  for (const auto& t : agent.decl.keys) {
-    auto s = fill_placeholders(t, values, error);
-    if (!s) return std::nullopt;
-    if (!s->empty()) names.push_back(std::move(*s));
-  }
-  return names;
+  return fill_all(agent, agent.decl.keys, false, error);
 }
 
 std::string shell_quote(const std::vector<std::string>& argv) {
