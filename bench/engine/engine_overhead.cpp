@@ -43,6 +43,8 @@ class TimingDevice : public engine::Device {
   void upload(engine::Buffer dst, const void* s, size_t b) override { d_->upload(dst, s, b); }
   void download(void* dst, engine::Buffer s, size_t b) override { d_->download(dst, s, b); }
   void fill(engine::Buffer dst, uint8_t v) override { d_->fill(dst, v); }
+  void copy(std::span<const engine::BufferCopy> c) override { d_->copy(c); }
+  void together(const std::function<void()>& f) override { d_->together(f); }
   engine::CompileResult compile(const engine::CompileRequest& r) override {
     auto t0 = Clock::now();
     auto res = d_->compile(r);

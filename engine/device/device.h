@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -37,6 +38,25 @@ struct Buffer {
   uint64_t id = 0;
   size_t bytes = 0;
 };
+
+// One copy within a device's memory: `bytes` from `src` at `src_offset` into `dst` at
+// `dst_offset`.
+struct BufferCopy {
+  Buffer dst;
+  size_t dst_offset = 0;
+  Buffer src;
+  size_t src_offset = 0;
+  size_t bytes = 0;
+};
+
+// Throws std::invalid_argument when a copy reaches past either buffer's end (`*_bytes`: the
+// buffers' sizes as the device allocated them).
+inline void check_copy(const BufferCopy& c, size_t dst_bytes, size_t src_bytes) {
+  if (c.dst_offset > dst_bytes || c.bytes > dst_bytes - c.dst_offset || c.src_offset > src_bytes ||
+      c.bytes > src_bytes - c.src_offset)
+    throw std::invalid_argument("copy of " + std::to_string(c.bytes) +
+                                " bytes past a buffer's end");
+}
 
 // A C type a kernel parameter may have; used both to pass scalars and to check signatures.
 enum class ArgType { ptr, i8, u8, i32, u32, i64, u64, f32, f64, boolean };
@@ -237,6 +257,11 @@ class Device {
   virtual void upload(Buffer dst, const void* src, size_t bytes) = 0;
   virtual void download(void* dst, Buffer src, size_t bytes) = 0;
   virtual void fill(Buffer dst, uint8_t byte) = 0;
+  // Copies within the device's own memory, in order, with no trip through the host: a timed
+  // round's fresh inputs are rotations of a base set uploaded once (engine/execute/
+  // fresh_inputs.h), so a large tensor costs a device copy per launch instead of a host draw and
+  // an upload. Done when this returns (or, inside together(), when together() returns).
+  virtual void copy(std::span<const BufferCopy> copies) = 0;
   // Runs `f`; the uploads and fills it issues may reach the device in one exchange (a worker
   // process gets one request for all of them, not one each). All are done when this returns.
   virtual void together(const std::function<void()>& f) { f(); }

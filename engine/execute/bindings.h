@@ -63,6 +63,9 @@ class DeviceSet {
   HostSet download_outputs();
   HostSet download_inputs();
 
+  // The device buffers, per task tensor in declaration order.
+  const std::vector<Buffer>& buffers() const { return buffers_; }
+
   // One launch or call of `impl` on these buffers.
   Invocation invocation(const Impl& impl) const;
   LaunchResult launch(const Impl& impl) const;

@@ -92,6 +92,9 @@ class PooledDevice : public Device {
   void fill(Buffer dst, uint8_t byte) override {
     guard([&] { inner_->fill(dst, byte); });
   }
+  void copy(std::span<const BufferCopy> copies) override {
+    guard([&] { inner_->copy(copies); });
+  }
   void together(const std::function<void()>& f) override {
     guard([&] { inner_->together(f); });
   }

@@ -13,8 +13,6 @@ namespace kta::engine {
 
 namespace {
 
-// Timing draws its inputs from seeds no correctness check uses: round r, launch j.
-constexpr uint64_t kTimingSeeds = uint64_t(1) << 40;
 constexpr int kMaxBatchLaunches = 256;
 // Fresh inputs cost host time every round: a batch holds at most this many bytes of them.
 constexpr size_t kFreshBytesPerRound = size_t(64) << 20;
@@ -69,7 +67,8 @@ RoleClocks ClockSeries::summary(int counted) const {
   return c;
 }
 
-PointProtocol::PointProtocol(PointJob job) : job_(std::move(job)), rng_(std::random_device{}()) {
+PointProtocol::PointProtocol(PointJob job)
+    : job_(std::move(job)), rng_(std::random_device{}()), fresh_(*job_.task, job_.spec, rng_) {
   a_.impl = job_.base;
   b_.impl = job_.cand;
   c_.impl = job_.cross;
@@ -137,6 +136,7 @@ PointTiming PointProtocol::run() {
   for (Side* side : {&a_, &b_, &c_}) {
     side->batch.clear();
     side->slots.clear();
+    side->fresh.base.reset();
   }
   verify(pt);
   return pt;
@@ -160,26 +160,21 @@ bool PointProtocol::prepare(int launches_a, int launches_b, PointTiming& pt) {
   return true;
 }
 
-// Fresh inputs for every slot of both sides (the same for A and B), every output poisoned.
+// Fresh inputs for every slot of both sides (the same for A and B), every output poisoned
+// (engine/execute/fresh_inputs.h: large tensors are rotations of a base on the device).
 void PointProtocol::begin_round(bool counted) {
   counting_ = counted;
   size_t n = std::max(a_.batch.size(), b_.batch.size());
   {
     auto span = job_.profile->span("fresh inputs");
-    round_inputs_.resize(n);
-    for (size_t j = 0; j < n; ++j)
-      round_inputs_[j] =
-          make_inputs(*job_.task, job_.spec, kTimingSeeds + drawn_ * kMaxBatchLaunches + j);
+    fresh_.begin_round(n);
   }
-  ++drawn_;
   auto span = job_.profile->span("upload");
   for (Side* side : {&a_, &b_, &c_}) {
     if (side->batch.empty()) continue;
-    side->impl->device->together([&] {
-      for (size_t j = 0; j < side->batch.size(); ++j) {
-        side->slots[j]->upload_inputs(round_inputs_[j]);
-        side->slots[j]->poison_outputs((*job_.launches)++);
-      }
+    Device& device = *side->impl->device;
+    device.together([&] {
+      fresh_.write(device, side->fresh, side->slots, side->batch.size(), *job_.launches);
     });
   }
 }
@@ -202,7 +197,7 @@ void PointProtocol::keep_for_verification() {
   size_t j = std::uniform_int_distribution<size_t>(0, b_.batch.size() - 1)(rng_);
   auto span = job_.profile->span("re-check");
   DeviceSet& slot = *b_.slots[j];
-  kept_ = Kept{round_inputs_[j], slot.download_inputs(), slot.download_outputs()};
+  kept_ = Kept{fresh_.host_inputs(j), slot.download_inputs(), slot.download_outputs()};
 }
 
 // The kept launch's outputs against the reference for its inputs (correct-then-corrupt, skipped

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "engine/execute/bindings.h"
+#include "engine/execute/fresh_inputs.h"
 #include "engine/execute/step_profile.h"
 #include "engine/measure/protocol.h"
 #include "engine/results/records.h"
@@ -108,6 +109,7 @@ class PointProtocol {
     const Impl* impl = nullptr;
     std::vector<std::unique_ptr<DeviceSet>> slots;  // one per launch of a sample
     std::vector<Invocation> batch;                  // a sample: one launch per slot
+    FreshInputs::SideBuffers fresh;                 // the base set fresh inputs rotate from
     ClockSeries clocks;
   };
   TimedResult trial(Side& side, int repeat);  // batch sizing: `repeat` launches of slot 0
@@ -131,11 +133,10 @@ class PointProtocol {
 
   PointJob job_;
   Side a_, b_, c_;
-  std::vector<HostSet> round_inputs_;  // this round's fresh inputs, one per slot
-  bool counting_ = false;              // this round is one of the protocol's counted rounds
-  uint64_t drawn_ = 0;        // rounds of inputs drawn, the batch sizing's too: no seed comes twice
+  bool counting_ = false;     // this round is one of the protocol's counted rounds
   uint64_t kept_rounds_ = 0;  // rounds eligible for verification
   std::mt19937_64 rng_;
+  FreshInputs fresh_;  // every round's inputs, the batch sizing's too: none comes twice
   struct Kept {
     HostSet inputs, after_inputs, outputs;
   };

@@ -91,8 +91,9 @@ void fill_normal(const Args& a, uint64_t key, size_t begin, size_t end, double* 
     // Box-Muller; the open interval keeps log finite.
     auto [u1, u2] = two_uniforms(w);
     double r = std::sqrt(-2.0 * portable::log(u1));
-    return std::pair{mean + sd * (r * portable::cos_2pi(u2)),
-                     mean + sd * (r * portable::sin_2pi(u2))};
+    double s, c;
+    portable::sincos_2pi(u2, &s, &c);
+    return std::pair{mean + sd * (r * c), mean + sd * (r * s)};
   });
 }
 

@@ -53,7 +53,7 @@ double cos_small(double x) {
 }
 
 // cos and sin of 2*pi*t, reduced exactly by quarter turns (t * 4 is exact).
-void sincos_2pi(double t, double* s, double* c) {
+void sincos_quarters(double t, double* s, double* c) {
   double q4 = t * 4.0;
   double quadrant = std::floor(q4);
   double r = q4 - quadrant;  // exact: fraction of a quarter turn, in [0, 1)
@@ -128,14 +128,16 @@ double exp(double x) {
 
 double cos_2pi(double t) {
   double s, c;
-  sincos_2pi(t, &s, &c);
+  sincos_quarters(t, &s, &c);
   return c;
 }
 
 double sin_2pi(double t) {
   double s, c;
-  sincos_2pi(t, &s, &c);
+  sincos_quarters(t, &s, &c);
   return s;
 }
+
+void sincos_2pi(double t, double* s, double* c) { sincos_quarters(t, s, c); }
 
 }  // namespace kta::engine::portable

@@ -12,5 +12,7 @@ double exp(double x);
 // cos(2*pi*t) and sin(2*pi*t) for t in [0, 1) (within ~2 ulp).
 double cos_2pi(double t);
 double sin_2pi(double t);
+// Both at once, the same bits as the two above for half the work (Box-Muller needs both).
+void sincos_2pi(double t, double* s, double* c);
 
 }  // namespace kta::engine::portable

@@ -100,6 +100,27 @@ INSTANTIATE_TEST_SUITE_P(Timing, FreshInputs,
                            return param_info.param == model::Timing::Mode::cold ? "Cold" : "Batch";
                          });
 
+// The same guarantees where the tensors are large enough to rotate on the device
+// (engine/execute/fresh_inputs.h): each launch's x and y are rotations of a base by shifts of
+// their own, never a pair seen before, and outputs are poisoned by device copies; the verified
+// launch's inputs, rebuilt on the host from the base and its shifts, are what it was given (the
+// verification passes, and the input-mutation check with it).
+TEST_P(FreshInputs, LargeTensorsRotateOnTheDeviceAndStayFresh) {
+  model::Plan p = plan(GetParam());
+  p.tasks[0].visible = {{{"N", int64_t(1) << 17}}};
+  p.tasks[0].heldout.clear();
+  auto out = run(p);
+  ASSERT_TRUE(out[0].correct) << out[0].failure_reason;
+  EXPECT_GT(registry->copies, 0u) << "no input was rotated on the device";
+  std::vector<Seen> timed = counted();
+  ASSERT_GE(timed.size(), 3u);
+  std::set<uint64_t> inputs;
+  for (const Seen& s : timed) {
+    EXPECT_TRUE(inputs.insert(s.inputs).second) << "inputs seen twice by timed launches";
+    EXPECT_TRUE(s.poisoned) << "a timed launch found its output not poisoned";
+  }
+}
+
 // Within one timed call every launch has output buffers of its own: the poisoned copies are put
 // in place before the sample (by buffer, outside the timed region), not written between launches.
 TEST_F(PointProtocolTest, ABatchsLaunchesHaveBuffersOfTheirOwn) {

@@ -108,6 +108,26 @@ TEST_F(Runner, FunctionCopiesItsResultIntoTheOutput) {
   EXPECT_EQ(t.out(), t.in);
 }
 
+// Device::copy: the two halves of a rotation land where they should (on the cpu device the
+// engine copies in the shared memory itself), a call sees them, and a copy past a buffer's end
+// is refused by name.
+TEST_F(Runner, CopiesWithinTheDeviceAreWhatACallSees) {
+  auto d = device();
+  Tensors t(*d, 16, 16);
+  Buffer rotated = d->alloc(16 * 4);
+  const BufferCopy halves[] = {{rotated, 0, t.x, 5 * 4, 11 * 4}, {rotated, 11 * 4, t.x, 0, 5 * 4}};
+  d->copy(halves);
+  LauncherArgs args = t.args;
+  args.tensors[0].buffer = rotated;
+  uint64_t m = compiled(*d, entry("identity"));
+  ASSERT_TRUE(d->call(m, args).ok);
+  std::vector<float> want(16);
+  for (size_t i = 0; i < 16; ++i) want[i] = t.in[(i + 5) % 16];
+  EXPECT_EQ(t.out(), want);
+  const BufferCopy past{rotated, 8 * 4, t.x, 0, 9 * 4};
+  EXPECT_THROW(d->copy(std::span(&past, 1)), std::invalid_argument);
+}
+
 TEST_F(Runner, ModuleIsBuiltWithItsInitArgs) {
   auto d = device();
   Tensors t(*d, 8, 8);

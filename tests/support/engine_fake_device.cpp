@@ -69,6 +69,17 @@ void FakeDevice::fill(Buffer dst, uint8_t byte) {
   std::memset(m.data(), byte, m.size());
 }
 
+void FakeDevice::copy(std::span<const BufferCopy> copies) {
+  for (const BufferCopy& c : copies) {
+    auto& d = mem(c.dst);
+    auto& s = mem(c.src);
+    check_copy(c, d.size(), s.size());
+    std::memmove(d.data() + c.dst_offset, s.data() + c.src_offset, c.bytes);
+  }
+  std::lock_guard lock(registry_->mu);
+  registry_->copies += copies.size();
+}
+
 CompileResult FakeDevice::compile(const CompileRequest& request) {
   CompileResult r;
   {

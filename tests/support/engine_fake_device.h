@@ -48,6 +48,7 @@ struct FakeRegistry {
   std::mutex mu;
   int devices_made = 0;
   int compiles = 0;
+  size_t copies = 0;  // Device::copy operations (timed rounds' rotated inputs and poison)
   std::map<std::string, int> launches;  // kernel name -> launches (timed included)
   // What info() reports: the physics floor's ceilings (0: unknown, no floor of that kind).
   double peak_bandwidth = 0;   // bytes/s from DRAM
@@ -90,6 +91,7 @@ class FakeDevice : public engine::Device {
   void upload(engine::Buffer dst, const void* src, size_t bytes) override;
   void download(void* dst, engine::Buffer src, size_t bytes) override;
   void fill(engine::Buffer dst, uint8_t byte) override;
+  void copy(std::span<const engine::BufferCopy> copies) override;
   engine::CompileResult compile(const engine::CompileRequest& request) override;
   engine::LaunchResult run(const engine::Invocation& invocation) override;
   // Runs every launch of the batch; reports the kernel's scripted seconds per launch.

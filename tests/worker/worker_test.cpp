@@ -242,6 +242,36 @@ TEST_F(Staged, TogetherSendsUploadsAndFillsInOneRequest) {
   EXPECT_EQ(download<float>(staged, bc, n)[7], a[7]);
 }
 
+// Device::copy inside together(): on a staged device the copies travel with the uploads in one
+// request and happen on the device's own memory; the launch sees the rotated input, a download
+// reads it back. Without staging the shared memory is the device's: the same result.
+TEST_F(Staged, CopiesHappenOnTheDeviceWithTheRoundsUploads) {
+  const int n = 300, shift = 77;
+  auto a = random_floats(n, 0, 1, 27), b = random_floats(n, 0, 1, 28);
+  for (auto* d : {&staged, &dev}) {
+    Buffer ba = d->alloc(4 * n), bb = d->alloc(4 * n), rot = d->alloc(4 * n), bc = d->alloc(4 * n);
+    uint64_t m = compile_kernel(*d, "vector_add.hip", "vector_add");  // a worker runs
+    int before = d->requests_sent();
+    d->together([&] {
+      d->upload(ba, a.data(), 4 * n);
+      d->upload(bb, b.data(), 4 * n);
+      const BufferCopy halves[] = {{rot, 0, ba, 4 * shift, 4 * (n - shift)},
+                                   {rot, 4 * (n - shift), ba, 0, 4 * shift}};
+      d->copy(halves);
+      d->fill(bc, 0xFF);
+    });
+    EXPECT_EQ(d->requests_sent() - before, d == &staged ? 1 : 0);
+    auto r = d->launch(m, {ptr(rot, "float"), ptr(bb, "float"), ptr(bc, "float"), i64(n)},
+                       geometry1(2, 256));
+    ASSERT_TRUE(r.ok) << r.error;
+    auto c = download<float>(*d, bc, n);
+    for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], a[(i + shift) % n] + b[i]) << i;
+    EXPECT_EQ(download<float>(*d, rot, n)[0], a[shift]);
+    const BufferCopy past{rot, 4, ba, 0, 4 * n};
+    EXPECT_THROW(d->copy(std::span(&past, 1)), std::invalid_argument);
+  }
+}
+
 TEST_F(Staged, RestartedWorkerRestagesBuffers) {
   Buffer b = staged.alloc(4 * 64);
   std::vector<float> keep(64, 3.0f);

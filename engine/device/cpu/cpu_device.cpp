@@ -246,6 +246,18 @@ void CpuDevice::fill(Buffer dst, uint8_t byte) {
   std::memset(m->data, byte, m->bytes);
 }
 
+void CpuDevice::copy(std::span<const BufferCopy> copies) {
+  for (const BufferCopy& c : copies) {
+    std::string e;
+    const Memory* dst = find_memory(c.dst, &e);
+    const Memory* src = dst ? find_memory(c.src, &e) : nullptr;
+    if (src == nullptr) throw std::invalid_argument(e);
+    check_copy(c, dst->bytes, src->bytes);
+    std::memmove(static_cast<std::byte*>(dst->data) + c.dst_offset,
+                 static_cast<const std::byte*>(src->data) + c.src_offset, c.bytes);
+  }
+}
+
 CompileResult CpuDevice::compile(const CompileRequest& request) {
   auto t0 = std::chrono::steady_clock::now();
   CompileResult out;

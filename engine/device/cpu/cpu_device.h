@@ -32,6 +32,7 @@ class CpuDevice : public Device {
   void upload(Buffer dst, const void* src, size_t bytes) override;
   void download(void* dst, Buffer src, size_t bytes) override;
   void fill(Buffer dst, uint8_t byte) override;
+  void copy(std::span<const BufferCopy> copies) override;
   CompileResult compile(const CompileRequest& request) override;
   LaunchResult run(const Invocation& invocation) override;
   TimedResult timed(std::span<const Invocation> batch, bool flush) override;

@@ -15,7 +15,7 @@ namespace kta::engine::hip {
 // Both sides must agree on the C++ types that cross the boundary; a plugin from another build
 // is refused instead of misreading them.
 inline constexpr unsigned long kPluginAbi =
-    1000000ul * 4 + sizeof(DeviceOptions) * 1000 + sizeof(DeviceInfo) + sizeof(LaunchResult) * 7 +
+    1000000ul * 5 + sizeof(DeviceOptions) * 1000 + sizeof(DeviceInfo) + sizeof(LaunchResult) * 7 +
     sizeof(CompileResult) * 13 + sizeof(KernelArg) * 17 + sizeof(CompileRequest) * 19;
 
 }  // namespace kta::engine::hip

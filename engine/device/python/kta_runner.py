@@ -27,7 +27,6 @@ import os
 import re
 import shutil
 import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -55,14 +54,20 @@ GUARD_MAX_CYCLES = int(0.05 * GUARD_HZ)
 SAMPLE_TRIES = 3
 
 # Worker processes that compile a Triton module's specializations ahead ("warm"): at most this
-# many per request ($KTA_WARM_WORKERS), no more than the machine's cores. Off (0) unless set: on
-# the H200 each worker paid 4-6 s of interpreter, `import torch` and CUDA context, more than the
-# compiles it saved, and a cold rmsnorm run took 102 s with them against 88 s without
-# (bench/engine/RESULTS.md, 2026-12-03).
-try:
-    WARM_WORKERS = int(os.environ.get("KTA_WARM_WORKERS", "0"))
-except ValueError:
-    WARM_WORKERS = 0
+# many per request ($KTA_WARM_WORKERS; 0 turns compiling ahead off), by default half the
+# machine's cores up to 8. They are forked from a zygote: a process the runner forks right after
+# `import torch`, before CUDA starts, which imports Triton and then forks one child per job, so a
+# worker pays neither an interpreter start nor `import torch` (4-6 s each on the H200 when they
+# were fresh interpreters: a cold rmsnorm run then took 102 s with them against 88 s without,
+# bench/engine/RESULTS.md, 2026-12-03), only its own CUDA context.
+def default_warm_workers():
+    try:
+        return int(os.environ["KTA_WARM_WORKERS"])
+    except (KeyError, ValueError):
+        return max(1, min(8, (os.cpu_count() or 2) // 2))
+
+
+WARM_WORKERS = default_warm_workers()
 # How long a call waits for warm-up workers the engine did not wait for (warm_wait), well inside
 # the engine's per-call deadline.
 WARM_CALL_WAIT = 5.0
@@ -199,7 +204,8 @@ class Runner:
             atexit.register(shutil.rmtree, self.cache_root, True)
         self.cache_dirs = {}  # module id -> its Triton cache folder
         self.sources = {}  # module id -> (file, symbol)
-        self.warming = {}  # module id -> (worker processes, marker file to write when all succeed)
+        self.warming = {}  # module id -> (jobs' status files, marker file to write when all succeed)
+        self.zygote = None
         self.device_tag = "cpu"
 
     # ---- transport ----
@@ -234,6 +240,8 @@ class Runner:
         want = q.get("device", "cpu")
         if want.startswith("hip") or want.startswith("cuda"):
             index = int(want.split(":")[1]) if ":" in want else 0
+            if WARM_WORKERS > 0:
+                self.zygote = Zygote.start(self.sock.fileno())  # before CUDA: forks stay safe
             if not torch.cuda.is_available():
                 raise Failure("torch has no GPU support here (torch.cuda.is_available() is false)")
             self.device = "cuda:%d" % index
@@ -343,40 +351,51 @@ class Runner:
         if not calls or os.path.exists(marker):
             return {"workers": 0, "cached": bool(calls)}
         self.settle(mid, 0)  # an earlier warm-up of the module is superseded
-        n = max(1, min(len(calls), WARM_WORKERS, os.cpu_count() or 1))
+        if self.zygote is None:
+            return {"workers": 0}
+        n = max(1, min(len(calls), WARM_WORKERS))
         path, symbol = self.sources[mid]
-        env = dict(os.environ, TRITON_CACHE_DIR=cache)
-        procs = []
+        jobs = []
         for k in range(n):
-            job = {"file": path, "symbol": symbol, "device": self.device, "calls": calls[k::n]}
-            try:
-                p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--warm"],
-                                     stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env)
-                p.stdin.write(json.dumps(job).encode())
-                p.stdin.close()
-                procs.append(p)
-            except OSError as e:
-                sys.stderr.write("kta_runner: cannot start a warm-up worker: %s\n" % e)
-        self.warming[mid] = (procs, marker)
-        return {"workers": len(procs)}
+            status = os.path.join(tempfile.gettempdir(), "kta-warm-%d-%d-%d" % (os.getpid(), mid, k))
+            for suffix in (".ok", ".fail", ".pid"):
+                with contextlib.suppress(OSError):
+                    os.unlink(status + suffix)
+            job = {"file": path, "symbol": symbol, "device": self.device, "calls": calls[k::n],
+                   "cache": cache, "status": status, "seconds": WARM_JOB_SECONDS}
+            if self.zygote.submit(job):
+                jobs.append(status)
+        self.warming[mid] = (jobs, marker)
+        return {"workers": len(jobs)}
 
     def settle(self, mid, seconds):
-        """Waits up to `seconds` for a module's warm-up workers, then stops what is left (their
+        """Waits up to `seconds` for a module's warm-up jobs, then stops what is left (their
         finished compiles stay cached; this runner compiles the rest as it needs them)."""
-        procs, marker = self.warming.pop(mid, ([], ""))
+        jobs, marker = self.warming.pop(mid, ([], ""))
         deadline = time.monotonic() + seconds
-        ok = bool(procs)
-        for p in procs:
-            try:
-                ok = p.wait(max(0.0, deadline - time.monotonic())) == 0 and ok
-            except subprocess.TimeoutExpired:
-                ok = False
-                p.kill()
-                p.wait()
+        pending = list(jobs)
+        ok = bool(jobs)
+        while pending:
+            for status in list(pending):
+                if os.path.exists(status + ".ok") or os.path.exists(status + ".fail"):
+                    ok = ok and os.path.exists(status + ".ok")
+                    pending.remove(status)
+            if not pending or time.monotonic() >= deadline:
+                break
+            time.sleep(0.005)
+        for status in pending:  # stragglers: stopped
+            ok = False
+            with contextlib.suppress(OSError, ValueError):
+                with open(status + ".pid") as f:
+                    os.kill(int(f.read()), 9)
+        for status in jobs:
+            for suffix in (".ok", ".fail", ".pid"):
+                with contextlib.suppress(OSError):
+                    os.unlink(status + suffix)
         if ok:
             with contextlib.suppress(OSError), open(marker, "w") as f:
                 f.write("warmed\n")
-        return {"workers": len(procs), "complete": ok}
+        return {"workers": len(jobs), "complete": ok}
 
     def warm_wait(self, q):
         return self.settle(int(q["module"]), float(q.get("seconds", 60)))
@@ -482,6 +501,9 @@ class Runner:
             raise f
 
     def call(self, q):
+        """One call; the buffers named in `stage_out` are copied back to the shared memory after
+        it (the engine reads them next: outputs, and small inputs for the mutation check), which
+        saves a `fetch` round trip per buffer."""
         tensors = self.tensors(q)
         self.stage(q.get("stage_in", []), True)
         out = io.StringIO()
@@ -490,7 +512,8 @@ class Runner:
             finish(run())
             if self.gpu:
                 self.torch.cuda.synchronize()
-        return {"output": clip(out.getvalue())}
+        self.stage(q.get("stage_out", []), False)
+        return {"output": clip(out.getvalue()), "staged_out": True}
 
     def timed(self, q):
         """One sample: the calls of q["batch"] (each a call body with buffers of its own; or q
@@ -636,13 +659,30 @@ class Runner:
                 pass  # a broken capture can leave an error behind; the next call reports it
             return None
 
+    def copy(self, q):
+        """Copies between buffers on the GPU (the engine copies in the shared memory itself on the
+        cpu device): [dst, dst offset, src, src offset, bytes] each, after staging in the buffers
+        the engine names."""
+        self.stage(q.get("stage_in", []), True)
+        for dst, dst_off, src, src_off, n in q["copies"]:
+            d = self.buffers[int(dst)][2]
+            s = self.buffers[int(src)][2]
+            if d is None or s is None:
+                raise Failure("protocol error: copy between buffers with no device copy")
+            if dst_off + n > d.numel() or src_off + n > s.numel():
+                raise Failure("protocol error: copy past a buffer's end")
+            d[dst_off:dst_off + n].copy_(s[src_off:src_off + n])
+        if self.gpu:
+            self.torch.cuda.synchronize()
+        return {}
+
     def fetch(self, q):
         self.stage(q.get("ids", []), False)
         return {}
 
     def serve(self):
         handlers = {"hello": self.hello, "free": self.free, "compile": self.compile,
-                    "call": self.call, "timed": self.timed, "fetch": self.fetch,
+                    "call": self.call, "timed": self.timed, "fetch": self.fetch, "copy": self.copy,
                     "warm": self.warm_up, "warm_wait": self.warm_wait}
         while True:
             q, fd = self.receive()
@@ -692,41 +732,113 @@ def copy_outputs(result, outs):
         buf.copy_(value)
 
 
-def warm_worker():
-    """A warm-up worker (Runner.warm_up): reads its job from stdin, runs the module's callable once
-    per call on zero tensors of the call's shapes, and exits. Failures are the real run's to
-    report: here they only go to stderr (the runner's log)."""
-    job = json.loads(sys.stdin.read())
-    import torch
-    device = job["device"]
-    if device.startswith("cuda"):
-        torch.cuda.set_device(int(device.split(":")[1]) if ":" in device else 0)
-    folder = os.path.dirname(os.path.abspath(job["file"]))
-    sys.path.insert(0, folder)
-    spec = importlib.util.spec_from_file_location("kta_warm", job["file"])
-    module = importlib.util.module_from_spec(spec)
-    with contextlib.redirect_stdout(io.StringIO()):
-        spec.loader.exec_module(module)
-    fn = getattr(module, job["symbol"])
-    for call in job["calls"]:
+# A warm-up job stops itself after this long (its runner stops waiting for it much sooner).
+WARM_JOB_SECONDS = 600
+
+
+class Zygote:
+    """The parent of warm-up workers: forked from the runner after `import torch` and before CUDA
+    starts (a process that has started CUDA cannot fork usable children). It imports Triton, then
+    reads jobs, one JSON line each, from a pipe and forks a child per job; it ends when the runner
+    closes the pipe (the runner exits)."""
+
+    def __init__(self, pid, jobs):
+        self.pid = pid
+        self.jobs = jobs
+
+    @classmethod
+    def start(cls, engine_fd):
         try:
-            tensors = [torch.zeros(t["shape"], dtype=torch_dtype(torch, t["dtype"]), device=device)
-                       for t in call["tensors"]]
-            params = [p["f"] if p["is_float"] else p["i"] for p in call.get("params", [])]
-            with contextlib.redirect_stdout(io.StringIO()):
-                fn(*tensors, *params)
-            if device.startswith("cuda"):
-                torch.cuda.synchronize()
-        except Exception as e:
-            sys.stderr.write("kta_runner: warm-up of %s at %s: %r\n" %
-                             (job["symbol"], [t["shape"] for t in call["tensors"]], e))
-            return 1
-    return 0
+            r, w = os.pipe()
+            pid = os.fork()
+        except OSError as e:
+            sys.stderr.write("kta_runner: no warm-up zygote: %s\n" % e)
+            return None
+        if pid == 0:
+            try:
+                os.close(w)
+                os.close(engine_fd)  # the engine's socket belongs to the runner alone
+                cls.serve(r)
+            finally:
+                os._exit(0)
+        os.close(r)
+        return cls(pid, os.fdopen(w, "w"))
+
+    def submit(self, job):
+        try:
+            self.jobs.write(json.dumps(job) + "\n")
+            self.jobs.flush()
+            return True
+        except (OSError, ValueError) as e:
+            sys.stderr.write("kta_runner: the warm-up zygote is gone: %s\n" % e)
+            return False
+
+    @staticmethod
+    def serve(r):
+        import signal
+        signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
+        with contextlib.suppress(Exception):
+            import triton  # noqa: F401  (paid once here, not by every worker)
+        for line in os.fdopen(r):
+            try:
+                job = json.loads(line)
+            except ValueError:
+                continue
+            if os.fork() == 0:
+                code = 1
+                try:
+                    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                    code = warm_job(job)
+                finally:
+                    os._exit(code)
+
+
+def warm_job(job):
+    """A warm-up worker: runs the module's callable once per call on zero tensors of the call's
+    shapes, so its kernels' specializations are compiled into the job's cache folder, then
+    writes <status>.ok or <status>.fail. Failures are the real run's to report: here they only go
+    to stderr (the runner's log)."""
+    import signal
+    status = job["status"]
+    with open(status + ".pid", "w") as f:
+        f.write(str(os.getpid()))
+    signal.alarm(int(job.get("seconds", WARM_JOB_SECONDS)))
+    ok = False
+    try:
+        os.environ["TRITON_CACHE_DIR"] = job["cache"]
+        import torch
+        device = job["device"]
+        if device.startswith("cuda"):
+            torch.cuda.set_device(int(device.split(":")[1]) if ":" in device else 0)
+        folder = os.path.dirname(os.path.abspath(job["file"]))
+        sys.path.insert(0, folder)
+        spec = importlib.util.spec_from_file_location("kta_warm", job["file"])
+        module = importlib.util.module_from_spec(spec)
+        with contextlib.redirect_stdout(io.StringIO()):
+            spec.loader.exec_module(module)
+        fn = getattr(module, job["symbol"])
+        ok = True
+        for call in job["calls"]:
+            try:
+                tensors = [torch.zeros(t["shape"], dtype=torch_dtype(torch, t["dtype"]),
+                                       device=device) for t in call["tensors"]]
+                params = [p["f"] if p["is_float"] else p["i"] for p in call.get("params", [])]
+                with contextlib.redirect_stdout(io.StringIO()):
+                    fn(*tensors, *params)
+                if device.startswith("cuda"):
+                    torch.cuda.synchronize()
+            except Exception as e:
+                ok = False
+                sys.stderr.write("kta_runner: warm-up of %s at %s: %r\n" %
+                                 (job["symbol"], [t["shape"] for t in call["tensors"]], e))
+    except Exception as e:
+        sys.stderr.write("kta_runner: warm-up of %s: %r\n" % (job.get("symbol"), e))
+    with contextlib.suppress(OSError):
+        open(status + (".ok" if ok else ".fail"), "w").close()
+    return 0 if ok else 1
 
 
 def main(argv):
-    if argv[:1] == ["--warm"]:
-        return warm_worker()
     fd = None
     for i, a in enumerate(argv):
         if a == "--fd" and i + 1 < len(argv):

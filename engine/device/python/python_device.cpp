@@ -1,5 +1,6 @@
 #include "engine/device/python/python_device.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
@@ -72,6 +73,38 @@ void PythonDevice::fill(Buffer dst, uint8_t byte) {
   std::lock_guard lock(runner_->mutex());
   std::memset(runner_->data(dst.id), byte, runner_->bytes(dst.id));
   buffers_[dst.id] = State{true, false};
+}
+
+void PythonDevice::copy(std::span<const BufferCopy> copies) {
+  std::lock_guard lock(runner_->mutex());
+  json list = json::array(), stage = json::array();
+  auto stale = [&](uint64_t id) {
+    const State& s = buffers_[id];
+    return s.host_newer || s.generation != runner_->generation();
+  };
+  for (const BufferCopy& c : copies) {
+    check_copy(c, runner_->bytes(c.dst.id), runner_->bytes(c.src.id));
+    if (runner_->zero_copy()) {
+      std::memmove(runner_->data(c.dst.id) + c.dst_offset, runner_->data(c.src.id) + c.src_offset,
+                   c.bytes);
+      continue;
+    }
+    // Both sides' device copies must be current first: the source's bytes, and the rest of a
+    // destination the copy covers only in part.
+    for (uint64_t id : {c.src.id, c.dst.id})
+      if (stale(id) && std::find(stage.begin(), stage.end(), id) == stage.end())
+        stage.push_back(id);
+    list.push_back({c.dst.id, c.dst_offset, c.src.id, c.src_offset, c.bytes});
+  }
+  if (list.empty()) return;
+  json r = runner_->request({{"op", "copy"}, {"copies", list}, {"stage_in", stage}},
+                            options_.launch_timeout_s);
+  if (!r.value("ok", false))
+    throw std::runtime_error("the python runner cannot copy between buffers: " +
+                             r.value("error", std::string()));
+  for (uint64_t id : stage.get<std::vector<uint64_t>>())
+    buffers_[id] = State{false, false, runner_->generation()};
+  for (const BufferCopy& c : copies) buffers_[c.dst.id] = State{false, true, runner_->generation()};
 }
 
 void PythonDevice::fetch(uint64_t id) {
@@ -160,8 +193,20 @@ LaunchResult PythonDevice::run(const Invocation& invocation) {
   json q = call_request(invocation.module, *args, &error);
   if (q.is_null()) return failed(error);
   q["op"] = "call";
+  // What the engine reads after a call comes back with it: the outputs, and every tensor when
+  // the call's tensors are small (a fetch round trip then costs more than the copy).
+  constexpr size_t kSmallCall = size_t(16) << 20;
+  size_t total = 0;
+  for (const TensorArg& t : args->tensors) total += runner_->bytes(t.buffer.id);
+  json out = json::array();
+  for (const TensorArg& t : args->tensors)
+    if (t.role != 0 || total <= kSmallCall) out.push_back(t.buffer.id);
+  if (!runner_->zero_copy()) q["stage_out"] = out;
   json reply = runner_->request(q, options_.launch_timeout_s);
-  mark_called(*args, reply.value("ok", false));
+  bool ok = reply.value("ok", false);
+  mark_called(*args, ok);
+  if (ok && reply.value("staged_out", false))
+    for (uint64_t id : out.get<std::vector<uint64_t>>()) buffers_[id].device_newer = false;
   return result_of(reply);
 }
 

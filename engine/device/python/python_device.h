@@ -30,6 +30,8 @@ class PythonDevice : public Device {
   void upload(Buffer dst, const void* src, size_t bytes) override;
   void download(void* dst, Buffer src, size_t bytes) override;
   void fill(Buffer dst, uint8_t byte) override;
+  // On a GPU one request: the runner copies between its device tensors.
+  void copy(std::span<const BufferCopy> copies) override;
 
   // flavor torch or triton, mode module or function (CompileRequest::flavor/mode).
   CompileResult compile(const CompileRequest& request) override;

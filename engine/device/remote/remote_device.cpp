@@ -252,6 +252,26 @@ void RemoteDevice::fill(Buffer dst, uint8_t byte) {
   if (staged()) stage({{"op", "fill"}, {"id", dst.id}, {"byte", byte}});
 }
 
+// Without staging (or with no worker running) the shared memory is the device's memory: the
+// copies are made here. With it, the worker copies within its device's memory and the shared
+// memory of each destination is left behind until a download stages it back; a worker restarted
+// after a failure maps the older bytes, which matters to nothing: a failed timed launch ends its
+// point, and a copy's destination is rewritten every round.
+void RemoteDevice::copy(std::span<const BufferCopy> copies) {
+  json list = json::array();
+  for (const BufferCopy& c : copies) {
+    const Shared& dst = shared(c.dst, 0);
+    const Shared& src = shared(c.src, 0);
+    check_copy(c, dst.bytes, src.bytes);
+    if (!staged() || !running()) {
+      std::memmove(dst.data + c.dst_offset, src.data + c.src_offset, c.bytes);
+    } else {
+      list.push_back({c.dst.id, c.dst_offset, c.src.id, c.src_offset, c.bytes});
+    }
+  }
+  if (!list.empty()) stage({{"op", "copy"}, {"copies", std::move(list)}});
+}
+
 void RemoteDevice::stage(const json& q) {
   if (!running()) return;
   if (pending_) {

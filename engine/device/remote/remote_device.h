@@ -38,6 +38,7 @@ class RemoteDevice : public Device {
   void upload(Buffer dst, const void* src, size_t bytes) override;
   void download(void* dst, Buffer src, size_t bytes) override;
   void fill(Buffer dst, uint8_t byte) override;
+  void copy(std::span<const BufferCopy> copies) override;
   void together(const std::function<void()>& f) override;
   CompileResult compile(const CompileRequest& request) override;
   LaunchResult run(const Invocation& invocation) override;

@@ -134,7 +134,7 @@ class Server {
     if (op == "compile") return compile(q, fd);
     if (fd >= 0) close(fd);
     if (op == "unmap") return unmap(q);
-    if (op == "upload" || op == "download" || op == "fill") return stage(op, q);
+    if (op == "upload" || op == "download" || op == "fill" || op == "copy") return stage(op, q);
     if (op == "stage_all") {
       for (const json& s : q.at("ops")) stage(s.at("op").get<std::string>(), s);
       return {{"ok", true}};
@@ -245,6 +245,16 @@ class Server {
 
   // Staging between the shared memory and a device's own memory (not used on cpu).
   json stage(const std::string& op, const json& q) {
+    if (op == "copy") {
+      // [dst, dst_offset, src, src_offset, bytes] each, on the device's own memory.
+      std::vector<BufferCopy> copies;
+      for (const json& c : q.at("copies"))
+        copies.push_back({device_buffer(c.at(0).get<uint64_t>()), c.at(1).get<size_t>(),
+                          device_buffer(c.at(2).get<uint64_t>()), c.at(3).get<size_t>(),
+                          c.at(4).get<size_t>()});
+      device().copy(copies);
+      return {{"ok", true}};
+    }
     Mapping& m = mapping(q);
     if (op == "upload") {
       device().upload(m.device, m.data, m.bytes);

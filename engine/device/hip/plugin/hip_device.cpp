@@ -214,6 +214,20 @@ void HipDevice::fill(Buffer dst, uint8_t byte) {
   KTA_HIP_REQUIRE(hipMemset(p, byte, memory_.at(dst.id).bytes));
 }
 
+// On the device's stream, in order, then waited for: launches on that stream see the copies.
+void HipDevice::copy(std::span<const BufferCopy> copies) {
+  require_usable();
+  for (const BufferCopy& c : copies) {
+    auto* dst = static_cast<std::byte*>(address(c.dst));
+    const auto* src = static_cast<const std::byte*>(address(c.src));
+    check_copy(c, memory_.at(c.dst.id).bytes, memory_.at(c.src.id).bytes);
+    if (c.bytes == 0) continue;
+    KTA_HIP_REQUIRE(hipMemcpyAsync(dst + c.dst_offset, src + c.src_offset, c.bytes,
+                                   hipMemcpyDeviceToDevice, stream_));
+  }
+  KTA_HIP_REQUIRE(hipStreamSynchronize(stream_));
+}
+
 void HipDevice::synchronize() {
   require_usable();
   KTA_HIP_REQUIRE(hipDeviceSynchronize());
