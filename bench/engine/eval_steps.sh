@@ -4,7 +4,10 @@
 # whole wall time, each step's wall time summed over the run's tasks, and the python runners'
 # start count. Side by side with eval_wall.sh, which prints kta's own per-task summary.
 #   bench/engine/eval_steps.sh KTA TARGET DEVICE [RUNS] [EXTRA EVAL ARGS...]
-# KTA_CACHE_DIR, when set, is used as it is (warm from the start); else a fresh folder.
+# KTA_CACHE_DIR, when set, is used as it is (warm from the start); else a fresh folder. With
+# PHASES=1 each step's phases follow (bench/engine/step_profile.py: where a step's time went).
+# For reference: AgentKernelArena's own harness took 14.4 s (warm) for compile, correctness and
+# performance of its rms_norm task on 5 shapes on the H200 (issue 18).
 set -euo pipefail
 kta=$1 target=$2 device=$3 runs=${4:-2}
 shift $(( $# < 4 ? $# : 4 ))
@@ -35,4 +38,7 @@ print("== run %s: %s s for the whole kta eval, %d task(s)%s" %
       (r, wall, len(tasks), "; " + starts[-1] if starts else ""))
 print("   " + ", ".join("%s %.2f s" % kv for kv in steps.items()))
 PY
+  if [ "${PHASES:-0}" = 1 ]; then
+    python3 "$(dirname "$0")/step_profile.py" "$work/run$r" | grep -v "^  device:" | sed 's/^/     /'
+  fi
 done

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <map>
+#include <set>
 #include <stdexcept>
 
 #include "engine/ipc/worker_view.h"
@@ -82,6 +84,25 @@ void PythonDevice::copy(std::span<const BufferCopy> copies) {
     const State& s = buffers_[id];
     return s.host_newer || s.generation != runner_->generation();
   };
+  // A destination these copies write whole (and read nothing from) needs no staging: none of
+  // its old bytes survive. A timed round's rotations and poison are such copies.
+  std::map<uint64_t, std::vector<std::pair<size_t, size_t>>> written;
+  std::set<uint64_t> read;
+  for (const BufferCopy& c : copies) {
+    written[c.dst.id].emplace_back(c.dst_offset, c.dst_offset + c.bytes);
+    read.insert(c.src.id);
+  }
+  auto replaced = [&](uint64_t id) {
+    if (read.count(id)) return false;
+    auto ranges = written[id];
+    std::sort(ranges.begin(), ranges.end());
+    size_t end = 0;
+    for (auto [from, to] : ranges) {
+      if (from > end) return false;
+      end = std::max(end, to);
+    }
+    return end >= runner_->bytes(id);
+  };
   for (const BufferCopy& c : copies) {
     check_copy(c, runner_->bytes(c.dst.id), runner_->bytes(c.src.id));
     if (runner_->zero_copy()) {
@@ -89,10 +110,11 @@ void PythonDevice::copy(std::span<const BufferCopy> copies) {
                    c.bytes);
       continue;
     }
-    // Both sides' device copies must be current first: the source's bytes, and the rest of a
-    // destination the copy covers only in part.
+    // Device copies must be current first: the source's bytes, and the rest of a destination
+    // the copies cover only in part.
     for (uint64_t id : {c.src.id, c.dst.id})
-      if (stale(id) && std::find(stage.begin(), stage.end(), id) == stage.end())
+      if (stale(id) && (id == c.src.id || !replaced(id)) &&
+          std::find(stage.begin(), stage.end(), id) == stage.end())
         stage.push_back(id);
     list.push_back({c.dst.id, c.dst_offset, c.src.id, c.src_offset, c.bytes});
   }
