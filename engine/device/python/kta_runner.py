@@ -779,18 +779,19 @@ class Zygote:
         signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
         with contextlib.suppress(Exception):
             import triton  # noqa: F401  (paid once here, not by every worker)
-        for line in os.fdopen(r):
-            try:
-                job = json.loads(line)
-            except ValueError:
-                continue
-            if os.fork() == 0:
-                code = 1
+        with os.fdopen(r) as lines:
+            for line in lines:
                 try:
-                    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-                    code = warm_job(job)
-                finally:
-                    os._exit(code)
+                    job = json.loads(line)
+                except ValueError:
+                    continue
+                if os.fork() == 0:
+                    code = 1
+                    try:
+                        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                        code = warm_job(job)
+                    finally:
+                        os._exit(code)
 
 
 def warm_job(job):
