@@ -676,13 +676,21 @@ class Runner:
             self.torch.cuda.synchronize()
         return {}
 
+    def fill(self, q):
+        """Fills a buffer's device copy with one byte (the engine has filled the shared memory)."""
+        _, host, dev = self.buffers[int(q["id"])]
+        (dev if dev is not None else host).fill_(int(q["byte"]))
+        if self.gpu:
+            self.torch.cuda.synchronize()
+        return {}
+
     def fetch(self, q):
         self.stage(q.get("ids", []), False)
         return {}
 
     def serve(self):
         handlers = {"hello": self.hello, "free": self.free, "compile": self.compile,
-                    "call": self.call, "timed": self.timed, "fetch": self.fetch, "copy": self.copy,
+                    "call": self.call, "timed": self.timed, "fetch": self.fetch, "copy": self.copy, "fill": self.fill,
                     "warm": self.warm_up, "warm_wait": self.warm_wait}
         while True:
             q, fd = self.receive()

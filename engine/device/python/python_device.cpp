@@ -75,6 +75,14 @@ void PythonDevice::fill(Buffer dst, uint8_t byte) {
   std::lock_guard lock(runner_->mutex());
   std::memset(runner_->data(dst.id), byte, runner_->bytes(dst.id));
   buffers_[dst.id] = State{true, false};
+  // A large buffer is filled on the GPU as well, so that the next call need not stage it in: a
+  // timed round poisons every output, and on the byte pattern's rounds a large output crossed to
+  // the GPU whole. Where the request fails, the shared memory is staged in as before.
+  constexpr size_t kDeviceFill = size_t(1) << 20;
+  if (runner_->zero_copy() || runner_->bytes(dst.id) < kDeviceFill) return;
+  json r =
+      runner_->request({{"op", "fill"}, {"id", dst.id}, {"byte", byte}}, options_.launch_timeout_s);
+  if (r.value("ok", false)) buffers_[dst.id] = State{false, false, runner_->generation()};
 }
 
 void PythonDevice::copy(std::span<const BufferCopy> copies) {
