@@ -138,6 +138,10 @@ PointSpec make_point_spec(const model::Task& task, const model::ShapePoint& poin
   return spec;
 }
 
+model::Distribution input_distribution(const model::Tensor& t) {
+  return t.init ? *t.init : model::Distribution{"normal", {}, {}};
+}
+
 HostSet make_inputs(const model::Task& task, const PointSpec& spec, uint64_t seed) {
   HostSet set(task.tensors.size());
   for (size_t i = 0; i < task.tensors.size(); ++i) {
@@ -147,8 +151,7 @@ HostSet make_inputs(const model::Task& task, const PointSpec& spec, uint64_t see
       set[i].shape = spec.shapes[i];
       continue;
     }
-    model::Distribution dist = t.init ? *t.init : model::Distribution{"normal", {}};
-    set[i] = generate_input(t, spec.shapes[i], dist, task.name, spec.point, seed);
+    set[i] = generate_input(t, spec.shapes[i], input_distribution(t), task.name, spec.point, seed);
   }
   return set;
 }

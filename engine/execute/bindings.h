@@ -46,6 +46,8 @@ size_t set_bytes(const model::Task& task, const PointSpec& spec);
 
 bool is_output(const model::Tensor& t);  // output or inout
 bool is_input(const model::Tensor& t);   // input or inout
+// The distribution an input is drawn from: its declared one, else a standard normal.
+model::Distribution input_distribution(const model::Tensor& t);
 
 // The task's tensors on one device: allocated on construction, freed on destruction.
 class DeviceSet {

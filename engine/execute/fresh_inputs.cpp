@@ -18,10 +18,6 @@ constexpr uint64_t kBaseSeeds = uint64_t(1) << 41;
 constexpr size_t kRotateMin = size_t(1) << 16;
 constexpr size_t kShiftsPerLaunch = 1024;
 
-model::Distribution distribution_of(const model::Tensor& t) {
-  return t.init ? *t.init : model::Distribution{"normal", {}, {}};
-}
-
 // Whether element i's distribution is the same for every i (a rotation is then a fresh draw).
 bool position_free(const model::Distribution& d) {
   if (d.name == "arange") return false;
@@ -51,7 +47,7 @@ FreshInputs::FreshInputs(const model::Task& task, const PointSpec& spec, std::mt
     for (int64_t d : spec.shapes[i]) n *= static_cast<size_t>(std::max<int64_t>(d, 0));
     numel_.push_back(n);
     position_free_.push_back(is_input(task.tensors[i]) &&
-                             position_free(distribution_of(task.tensors[i])));
+                             position_free(input_distribution(task.tensors[i])));
   }
   rotating_.assign(task.tensors.size(), false);
 }
@@ -69,7 +65,7 @@ void FreshInputs::draw_base() {
   for (size_t i = 0; i < task_.tensors.size(); ++i) {
     if (!rotating_[i]) continue;
     const model::Tensor& t = task_.tensors[i];
-    base_[i] = generate_input(t, spec_.shapes[i], distribution_of(t), task_.name, spec_.point,
+    base_[i] = generate_input(t, spec_.shapes[i], input_distribution(t), task_.name, spec_.point,
                               kBaseSeeds + base_version_ * task_.tensors.size() + i);
   }
   ++base_version_;
@@ -98,7 +94,7 @@ void FreshInputs::begin_round(size_t launches) {
       if (rotating_[i]) {
         shifts_[j][i] = std::uniform_int_distribution<size_t>(0, numel_[i] - 1)(rng_);
       } else if (is_input(t)) {
-        drawn_[j][i] = generate_input(t, spec_.shapes[i], distribution_of(t), task_.name,
+        drawn_[j][i] = generate_input(t, spec_.shapes[i], input_distribution(t), task_.name,
                                       spec_.point, kTimingSeeds + rounds_ * kLaunchStride + j);
       }
     }

@@ -76,6 +76,18 @@ std::optional<std::string> sample_round(const std::vector<Series*>& series, bool
   return std::nullopt;
 }
 
+// The widest relative half-width of the paired-round intervals the measurement reports: A / B,
+// and A / A' when calibrating. Infinite before there are two rounds.
+double ratio_width(const std::vector<Series*>& series) {
+  double widest = 0;
+  for (size_t k = 1; k < series.size(); ++k) {
+    SpeedupInterval r = shape_speedup(series[0]->seconds, series[k]->seconds);
+    double w = r.relative_half_width();
+    widest = std::max(widest, std::isfinite(w) ? w : INFINITY);
+  }
+  return widest;
+}
+
 // The stopping rule after `n` samples per series and `elapsed` seconds: noise first, then the
 // sample cap, then the budget. nullopt: keep sampling.
 std::optional<StopState> stopping_rule(const std::vector<Series*>& series,
@@ -95,6 +107,11 @@ std::optional<StopState> stopping_rule(const std::vector<Series*>& series,
     st.stop_reason =
         fmt::format("noise {:.2f}% <= {:.2f}% (or within one timer tick) after {} samples",
                     worst * 100, timing.max_noise * 100, n);
+  } else if (double width = ratio_width(series); width <= timing.max_noise) {
+    st.stopped_on_noise = true;
+    st.stop_reason = fmt::format(
+        "speedup interval +-{:.2f}% <= {:.2f}% after {} rounds (samples' noise {:.2f}%)",
+        width * 100, timing.max_noise * 100, n, worst * 100);
   } else if (n >= max_samples) {
     st.hit_max = true;
     st.stop_reason = fmt::format("max samples {} reached, noise {:.2f}% > {:.2f}%", n, worst * 100,

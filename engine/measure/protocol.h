@@ -10,10 +10,18 @@
 // that the interval sees.
 //
 // Stopping rule, checked after each round once every series has `min_samples`: stop when every
-// series' relative noise (stdev/mean) is <= `max_noise`; else when a series reached
-// `max_samples`; else when the wall time since the first timed sample reached `budget_ns`. The
-// budget never cuts a series below `min_samples` (a worker's wall-time limit guards against a
-// kernel too slow for that); warmup samples are not kept and not charged to the budget.
+// series' relative noise (stdev/mean) is <= `max_noise`, or when the paired-round speedup's 95%
+// interval (A / B, and A / A' when calibrating: engine/measure/speedup.h) is within +-`max_noise`
+// of its estimate; else when a series reached `max_samples`; else when the wall time since the
+// first timed sample reached `budget_ns`. The budget never cuts a series below `min_samples` (a
+// worker's wall-time limit guards against a kernel too slow for that); warmup samples are not
+// kept and not charged to the budget.
+//
+// Why the interval as well: a series' spread does not shrink with more samples. A kernel of a few
+// microseconds, or one called through Python, jitters by a few percent from sample to sample
+// however long it runs, so the samples' noise alone held every such point to its whole budget
+// (2 s of a GPU task's point); the speedup, the number the measurement is for, is known to 0.5%
+// long before, since noise both sides share cancels in each round's ratio.
 //
 // Noise floor: a sample quantized by the timer (a 3.8 µs kernel under a 0.5 µs-ish event timer)
 // can never reach 0.5% relative noise, however long it runs. When a series' stdev is at most one

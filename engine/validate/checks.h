@@ -30,9 +30,12 @@ CheckOutcome prompt_check(const TaskJob& job,
 std::optional<std::string> bytes_above_tensors(const model::Task& task,
                                                const std::vector<model::ShapePoint>& points);
 
-// timing.self, timing.floor, timing.physics, timing.shapes from one run of the task's baseline
-// agent on the visible points. `baseline_device`: the trusted device the baseline ran on in the
-// device checks; `bytes_problem`: bytes_above_tensors's finding.
+// timing.self, timing.floor, timing.physics, timing.shapes and starter from one run of the task's
+// baseline agent on the visible points (and the held-out ones where there is a starter).
+// starter: a task whose candidate starts from a file of its own (torch2hip's HIP starter) must
+// hand the agent a correct one, on the visible and the held-out points; skipped where the
+// candidate starts from the baseline. `baseline_device`: the trusted device the baseline ran on in
+// the device checks; `bytes_problem`: bytes_above_tensors's finding.
 std::vector<CheckOutcome> timing_checks(const model::Task& task, const ValidateOptions& options,
                                         const std::optional<DeviceInfo>& baseline_device,
                                         const std::optional<std::string>& bytes_problem);

@@ -195,6 +195,32 @@ CheckOutcome shapes_check(const Run& run) {
                  "some checked points are never timed: the speedup is over other shapes");
 }
 
+constexpr const char* kNoStarter = "the candidate starts from the baseline (no starter)";
+
+bool is_baseline_entry(const model::Task& task, const model::Entry& e) {
+  const model::Entry& b = task.baseline;
+  return e.file == b.file && e.symbol == b.symbol && e.flavor == b.flavor;
+}
+
+CheckOutcome starter_check(const model::Task& task, const Run& run) {
+  if (is_baseline_entry(task, task.candidate))
+    return outcome("starter", CheckLevel::skip, kNoStarter);
+  const TaskOutcome& o = run.outcome;
+  if (!o.skipped.empty()) return outcome("starter", CheckLevel::skip, o.skipped);
+  std::string file = task.candidate.file.filename().string();
+  if (!o.compiled || !o.correct)
+    return outcome("starter", CheckLevel::fail,
+                   "the starter " + file +
+                       " (what the baseline agent hands in) is wrong: " + o.failure_reason);
+  if (o.heldout_correct == false)
+    return outcome(
+        "starter", CheckLevel::fail,
+        "the starter " + file +
+            " is correct on the visible points but wrong on held-out ones: " + o.failure_reason);
+  return outcome("starter", CheckLevel::pass,
+                 "the starter " + file + " is correct on the visible and held-out points");
+}
+
 }  // namespace
 
 // timing.self: the least bias of identical code that fails the check.
@@ -205,9 +231,7 @@ constexpr double kSelfBand = 0.05;
 // timing, within its noise, and the task's target failed it).
 CheckOutcome self_check(const model::Task& task, const model::Timing& timing,
                         const PerformanceReport& pr) {
-  const model::Entry& b = task.baseline;
-  const model::Entry& c = task.candidate;
-  bool candidate_is_baseline = c.file == b.file && c.symbol == b.symbol && c.flavor == b.flavor;
+  bool candidate_is_baseline = is_baseline_entry(task, task.candidate);
   if (!pr.speedup)
     return outcome("timing.self", CheckLevel::fail, "no visible point was timed to the end");
   const SpeedupEstimate& s = *pr.speedup;
@@ -271,24 +295,36 @@ std::vector<CheckOutcome> timing_checks(const model::Task& task, const ValidateO
     }
     return out;
   };
+  bool has_starter = !is_baseline_entry(task, task.candidate);
   Run run;
   try {
     model::Plan source = plan_for_task(task, {});
-    source.heldout = false;
+    // A starter of its own (torch2hip) is what the baseline agent hands in: held-out points
+    // too, where a starter written for the visible sizes shows itself.
+    source.heldout = has_starter;
     // One seed: the device checks judged every seed already; this run is for the clock.
     run = run_plan(source, options, options.scratch / "timing", 1);
   } catch (const std::exception& e) {
-    return all(CheckLevel::fail, std::string("the timing run failed: ") + e.what());
+    auto out = all(CheckLevel::fail, std::string("the timing run failed: ") + e.what());
+    out.push_back(outcome("starter", has_starter ? CheckLevel::fail : CheckLevel::skip,
+                          has_starter ? "the run failed: " + std::string(e.what()) : kNoStarter));
+    return out;
   }
-  if (!run.outcome.skipped.empty()) return all(CheckLevel::skip, run.outcome.skipped);
+  CheckOutcome starter = starter_check(task, run);
+  auto with_starter = [&](std::vector<CheckOutcome> out) {
+    out.push_back(starter);
+    return out;
+  };
+  if (!run.outcome.skipped.empty()) return with_starter(all(CheckLevel::skip, run.outcome.skipped));
   const StepRecord* perf = run.step(StepKind::visible_performance);
-  if (!perf) return all(CheckLevel::skip, "the run has no performance step");
+  if (!perf) return with_starter(all(CheckLevel::skip, "the run has no performance step"));
   const auto* pr = std::get_if<PerformanceReport>(&perf->payload.report);
   if (perf->outcome == StepOutcome::skip || !pr)
-    return all(CheckLevel::skip, "nothing was timed: " + perf->reason);
+    return with_starter(all(CheckLevel::skip, "nothing was timed: " + perf->reason));
   std::vector<ShapeRecord> shapes = run.store->shapes(perf->key);
   return {self_check(task, run.timing, *pr), floor_check(task, shapes, baseline_device),
-          physics_check(task, shapes, baseline_device, bytes_problem, *perf), shapes_check(run)};
+          physics_check(task, shapes, baseline_device, bytes_problem, *perf), shapes_check(run),
+          starter};
 }
 
 CheckOutcome solutions_check(const model::Task& task, const ValidateOptions& options) {

@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // Bumped when a check changes what it decides: cached validations of older checks are not used.
-constexpr int kValidatorVersion = 1;
+constexpr int kValidatorVersion = 2;
 // Run secrets whose held-out points heldout.points inspects (a generator draws per secret).
 constexpr int kSecrets = 4;
 
@@ -90,6 +90,9 @@ const std::vector<std::pair<std::string, std::string>>& validation_checks() {
       {"timing.floor", "kernel times lost in the timer's tick"},
       {"timing.physics", "a `bytes` or `flops` annotation that is too large"},
       {"timing.shapes", "a speedup over other shapes than were checked"},
+      {"starter",
+       "a torch2hip starter (what the agent starts from, and what the baseline agent hands in) "
+       "that is wrong on visible or held-out points"},
       {"solutions", "a reference solution that is wrong, or slower than the baseline"},
       {"prompt", "a prompt that does not build, misses a file, or leaks a held-out value"},
   };
@@ -161,7 +164,8 @@ TaskValidation validate_task(const model::Task& task, const ValidateOptions& opt
     std::string why = !reference_ran ? "the reference did not run" : margin.reason;
     CheckLevel level =
         !reference_ran || margin.level == CheckLevel::fail ? CheckLevel::skip : margin.level;
-    for (const char* name : {"timing.self", "timing.floor", "timing.physics", "timing.shapes"})
+    for (const char* name :
+         {"timing.self", "timing.floor", "timing.physics", "timing.shapes", "starter"})
       checks.push_back(std::string(name) == "timing.physics" && bytes_problem
                            ? outcome(name, CheckLevel::fail, *bytes_problem)
                            : outcome(name, level, why));

@@ -20,6 +20,8 @@
 //   timing.physics        `bytes` is at most what the task's tensors hold; the baseline stays
 //                         under the device's physics floor
 //   timing.shapes         the timed points are the checked points
+//   starter               a starter of the candidate's own (torch2hip) is correct on visible and
+//                         held-out points
 //   solutions             each solution (--solutions, a plan's replay folder) is correct on
 //                         visible and held-out points; its speedup is reported
 //   prompt                the prompt builds, names every editable file and the entry, and holds

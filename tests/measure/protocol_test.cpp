@@ -47,6 +47,11 @@ std::function<double(int)> wobble(double mid, double spread) {
   return [=](int i) { return i % 2 ? mid + spread : mid - spread; };
 }
 
+// The same in the opposite phase: paired with wobble, every round's ratio is off by 2 spread.
+std::function<double(int)> counter_wobble(double mid, double spread) {
+  return [=](int i) { return i % 2 ? mid - spread : mid + spread; };
+}
+
 TEST(InterleavedProtocol, QuietSeriesStopAtMinSamples) {
   Script s;
   InterleavedProtocol p(timing(2, 10, 1000, 0.005, 100), {}, s.clock());
@@ -142,7 +147,7 @@ TEST(InterleavedProtocol, NoisySeriesStopAtBudget) {
   // Rounds alternate 0.18 s and 0.22 s of fake wall time: 14 rounds take 2.80 s, 15 take 2.98 s,
   // so a 2.9 s budget stops after the 15th round (the 10 minimum come first).
   InterleavedProtocol p(timing(0, 10, 1000, 0.005, 2.9), {}, s.clock());
-  auto out = p.run(s.series("A", wobble(0.1, 0.01)), s.series("B", wobble(0.1, 0.01)));
+  auto out = p.run(s.series("A", wobble(0.1, 0.01)), s.series("B", counter_wobble(0.1, 0.01)));
   EXPECT_TRUE(out.hit_budget);
   EXPECT_EQ(out.a.n, 15);
   EXPECT_NE(out.stop_reason.find("time budget"), std::string::npos) << out.stop_reason;
@@ -151,7 +156,7 @@ TEST(InterleavedProtocol, NoisySeriesStopAtBudget) {
 TEST(InterleavedProtocol, BudgetNeverCutsBelowMinSamples) {
   Script s;
   InterleavedProtocol p(timing(0, 10, 1000, 0.005, 1e-9), {}, s.clock());
-  auto out = p.run(s.series("A", wobble(1, 0.5)), s.series("B", wobble(1, 0.5)));
+  auto out = p.run(s.series("A", wobble(1, 0.5)), s.series("B", counter_wobble(1, 0.5)));
   EXPECT_TRUE(out.hit_budget);
   EXPECT_EQ(out.a.n, 10);
 }
@@ -159,15 +164,58 @@ TEST(InterleavedProtocol, BudgetNeverCutsBelowMinSamples) {
 TEST(InterleavedProtocol, NoiseFloorOfQuantizedTimer) {
   // 3.8 us kernels seen through a 0.5 us timer: samples land on 3.5 or 4.0 us; relative noise
   // stays ~6%, far above 0.5%, but stdev is within one tick, so more samples cannot help.
+  // (B's ticks fall in another phase than A's, so their ratios stay spread too.)
   auto quantized = [](int i) { return i % 3 == 0 ? 3.5e-6 : 4.0e-6; };
+  auto shifted = [](int i) { return i % 3 == 1 ? 3.5e-6 : 4.0e-6; };
   Script s1;
   InterleavedProtocol without(timing(0, 10, 500, 0.005, 1e9), {}, s1.clock());
-  EXPECT_TRUE(without.run(s1.series("A", quantized), s1.series("B", quantized)).hit_max);
+  EXPECT_TRUE(without.run(s1.series("A", quantized), s1.series("B", shifted)).hit_max);
   Script s2;
   InterleavedProtocol with(timing(0, 10, 500, 0.005, 1e9), {0.5e-6}, s2.clock());
-  auto out = with.run(s2.series("A", quantized), s2.series("B", quantized));
+  auto out = with.run(s2.series("A", quantized), s2.series("B", shifted));
   EXPECT_TRUE(out.stopped_on_noise);
   EXPECT_EQ(out.a.n, 10);
+}
+
+// Noise both sides share (a clock that moves, a busy machine) cancels in each round's ratio: the
+// speedup is known as soon as its interval is within the noise target, however noisy each
+// series is on its own.
+TEST(InterleavedProtocol, SharedNoiseStopsOnTheSpeedupInterval) {
+  Script s;
+  InterleavedProtocol p(timing(1, 10, 1000, 0.005, 1e9), {}, s.clock());
+  auto a = [](int i) { return (i % 2 ? 1.2 : 0.8) * 1.5e-3; };
+  auto b = [](int i) { return (i % 2 ? 1.2 : 0.8) * 1.0e-3; };
+  auto out = p.run(s.series("A", a), s.series("B", b));
+  EXPECT_TRUE(out.stopped_on_noise);
+  EXPECT_FALSE(out.hit_budget || out.hit_max);
+  EXPECT_EQ(out.a.n, 10);
+  EXPECT_GT(out.a.noise, 0.1);  // each series alone is far from 0.5%
+  EXPECT_NEAR(out.speedup.estimate, 1.5, 1e-9);
+  EXPECT_NE(out.stop_reason.find("speedup interval +-0.00% <= 0.50% after 10 rounds"),
+            std::string::npos)
+      << out.stop_reason;
+  // A calibration series must be as well known against A: an A' of its own noise keeps sampling.
+  Script s2;
+  InterleavedProtocol q(timing(0, 10, 40, 0.005, 1e9), {}, s2.clock());
+  auto wild = s2.series("A'", counter_wobble(1.5e-3, 0.3e-3));
+  auto calibrated = q.run(s2.series("A", a), s2.series("B", b), &wild);
+  EXPECT_TRUE(calibrated.hit_max) << calibrated.stop_reason;
+  EXPECT_EQ(calibrated.a.n, 40);
+}
+
+// Ratios that wander by a few percent narrow their interval as rounds accumulate: the rule stops
+// once it is within the target, long before the series' own noise would allow.
+TEST(InterleavedProtocol, TheSpeedupIntervalNarrowsWithRounds) {
+  Script s;
+  InterleavedProtocol p(timing(0, 10, 100000, 0.005, 1e9), {}, s.clock());
+  auto a = [](int i) { return (i % 2 ? 1.2 : 0.8) * 2e-3 * (1 + 0.02 * std::sin(i * 1.7)); };
+  auto b = [](int i) { return (i % 2 ? 1.2 : 0.8) * 1e-3; };
+  auto out = p.run(s.series("A", a), s.series("B", b));
+  EXPECT_TRUE(out.stopped_on_noise) << out.stop_reason;
+  EXPECT_GT(out.a.n, 10);
+  EXPECT_LT(out.a.n, 1000);
+  EXPECT_NEAR(out.speedup.estimate, 2.0, 0.01);
+  EXPECT_LE(out.speedup.relative_half_width(), 0.005);
 }
 
 TEST(InterleavedProtocol, OneNoisySideKeepsBothSampling) {
