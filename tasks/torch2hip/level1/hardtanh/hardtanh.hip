@@ -1,0 +1,31 @@
+// Starter for the hardtanh task: a direct HIP translation, correct for every size and
+// unoptimized. The [M, N] tensor is contiguous, so it is treated as a flat array of M * N floats:
+// one thread per element, 256 threads per block, one scalar load and store each (64-bit
+// indices): y = min(max(x, min_val), max_val).
+// Tensors (declaration order): x f32[M, N], y f32[M, N]; params M, N, min_val, max_val.
+#include <hip/hip_runtime.h>
+#include <kta/launch.h>
+#include <stdint.h>
+
+constexpr int kThreads = 256;
+
+__global__ void hardtanh(const float* x, float* y, int64_t n, float lo, float hi) {
+  const int64_t i = (int64_t)blockIdx.x * kThreads + threadIdx.x;
+  if (i < n) {
+    const float v = x[i];
+    y[i] = v < lo ? lo : (v > hi ? hi : v);
+  }
+}
+
+extern "C" int kta_launch(const kta_call* call) {
+  if (call->abi_version != KTA_ABI_VERSION || call->num_tensors != 2 || call->num_params != 4)
+    return 1;
+  const float* x = (const float*)call->tensors[0].data;
+  float* y = (float*)call->tensors[1].data;
+  const int64_t M = call->params[0].i, N = call->params[1].i;
+  const float lo = (float)call->params[2].f, hi = (float)call->params[3].f;
+  const int64_t n = M * N;
+  const int64_t blocks = (n + kThreads - 1) / kThreads;
+  hardtanh<<<(unsigned)blocks, kThreads, 0, (hipStream_t)call->stream>>>(x, y, n, lo, hi);
+  return hipGetLastError() == hipSuccess ? 0 : 2;
+}
