@@ -114,13 +114,16 @@ void ReferenceCache::store(const std::string& key, const HostSet& outputs) const
     body.write(reinterpret_cast<const char*>(&digest), sizeof digest);
     body.write(reinterpret_cast<const char*>(t.bytes.data()), static_cast<std::streamsize>(bytes));
   }
-  const std::string name = key + ".bin";
-  const std::string data = body.str();
-  const std::string tag = k->tag(name, data);
+  write(key + ".bin", body.str(), *k);
+}
+
+void ReferenceCache::write(const std::string& name, const std::string& data,
+                           const ipc::CacheKey& k) const {
+  const std::string tag = k.tag(name, data);
   if (tag.empty()) return;
   std::error_code ec;
   // Write then rename: a concurrent reader or a killed writer never sees half a file.
-  fs::path tmp = dir_ / (key + ".tmp." + std::to_string(::getpid()) + "." +
+  fs::path tmp = dir_ / (name + ".tmp." + std::to_string(::getpid()) + "." +
                          std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id())));
   {
     std::ofstream out(tmp, std::ios::binary);
@@ -133,6 +136,38 @@ void ReferenceCache::store(const std::string& key, const HostSet& outputs) const
   }
   fs::rename(tmp, dir_ / name, ec);
   if (ec) fs::remove(tmp, ec);
+}
+
+std::string ReferenceCache::task_check_key(const model::Task& task,
+                                           const std::vector<model::ShapePoint>& points, int seeds,
+                                           const std::string& device_kind) {
+  lang::ContentHasher h;
+  h.field("verdict", "task check 1").field("task-hash", task.content_hash).field("task", task.name);
+  h.field("reference", task.reference.file.filename().string() + ":" + task.reference.symbol);
+  for (const auto& p : points) h.field("point", format_point(p));
+  h.field("seeds", std::to_string(seeds)).field("device", device_kind);
+  return h.hex();
+}
+
+namespace {
+constexpr std::string_view kVerdict = "kta task check: sound\n";
+}
+
+bool ReferenceCache::recall(const std::string& key) const {
+  if (dir_.empty()) return false;
+  const std::string name = key + ".ok";
+  std::string file;
+  if (!ipc::read_whole_file(dir_ / name, &file)) return false;
+  std::optional<ipc::CacheKey> k = auth(nullptr);
+  const size_t tag = ipc::CacheKey::kTagBytes;
+  if (!k || file.size() != kVerdict.size() + tag || !file.starts_with(kVerdict)) return false;
+  return k->verify(name, kVerdict, std::string_view(file).substr(kVerdict.size()));
+}
+
+void ReferenceCache::remember(const std::string& key) const {
+  if (dir_.empty()) return;
+  std::optional<ipc::CacheKey> k = auth(nullptr);
+  if (k) write(key + ".ok", std::string(kVerdict), *k);
 }
 
 }  // namespace kta::engine

@@ -10,6 +10,7 @@
 #include <istream>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/execute/bindings.h"
 #include "engine/ipc/cache_key.h"
@@ -30,9 +31,20 @@ class ReferenceCache {
                               std::string* note = nullptr) const;
   void store(const std::string& key, const HostSet& outputs) const;
 
+  // A verdict that follows from references alone (prepare's task check: the task is not
+  // degenerate), kept under `key` as an authenticated mark: `recall` is true only for a mark
+  // written with this folder's key, so a planted file never skips a check.
+  static std::string task_check_key(const model::Task& task,
+                                    const std::vector<model::ShapePoint>& points, int seeds,
+                                    const std::string& device_kind);
+  bool recall(const std::string& key) const;
+  void remember(const std::string& key) const;
+
  private:
   std::optional<ipc::CacheKey> auth(std::string* note) const;
   static std::optional<HostSet> parse(std::istream& in, const model::Task& task);
+  // Writes `data` and its tag to `name` through a temporary file (never half a file).
+  void write(const std::string& name, const std::string& data, const ipc::CacheKey& k) const;
   std::filesystem::path dir_;
 };
 

@@ -8,8 +8,10 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "engine/execute/bindings.h"
+#include "engine/ipc/cache_key.h"
 #include "tests/support/engine_task_builder.h"
 
 namespace kta::test {
@@ -61,6 +63,46 @@ TEST(ReferenceCache, EntriesReadBackWhateverTheInputDtypes) {
       EXPECT_FALSE(cache.load(key, other).has_value());
     }
   }
+}
+
+// A task check's verdict (prepare's "the task is not degenerate") is kept as a mark under a key
+// of the task's content, points, seeds and device: recalled once written, by that key only; a
+// mark written by anyone without the folder's key (planted, or copied in from elsewhere) is not.
+TEST(ReferenceCache, TaskCheckVerdictsAreAuthenticatedMarks) {
+  CacheDir dir;
+  model::Task task = vector_add_task("vadd", "/nonexistent", "ref.fake", "add.fake");
+  std::vector<model::ShapePoint> points = {{{"N", 100}}, {{"N", 4096}}};
+  engine::ReferenceCache cache(dir.path);
+  std::string key = engine::ReferenceCache::task_check_key(task, points, 2, "cpu/warp64");
+  EXPECT_FALSE(cache.recall(key));
+  cache.remember(key);
+  EXPECT_TRUE(cache.recall(key));
+  // Another point list, seed count, device or task content is another verdict.
+  EXPECT_NE(engine::ReferenceCache::task_check_key(task, {points[0]}, 2, "cpu/warp64"), key);
+  EXPECT_NE(engine::ReferenceCache::task_check_key(task, points, 3, "cpu/warp64"), key);
+  EXPECT_NE(engine::ReferenceCache::task_check_key(task, points, 2, "hip/warp32"), key);
+  model::Task edited = task;
+  edited.content_hash = "0123456789abcdef";
+  EXPECT_NE(engine::ReferenceCache::task_check_key(edited, points, 2, "cpu/warp64"), key);
+  // A forged mark: the right text with a wrong tag, or under another name, is not recalled.
+  std::string forged = engine::ReferenceCache::task_check_key(edited, points, 2, "cpu/warp64");
+  std::string mark;
+  ASSERT_TRUE(engine::ipc::read_whole_file(dir.path / (key + ".ok"), &mark));
+  {
+    std::ofstream out(dir.path / (forged + ".ok"), std::ios::binary);
+    out << mark;  // a genuine mark copied to another verdict's name
+  }
+  EXPECT_FALSE(cache.recall(forged));
+  mark.back() = static_cast<char>(mark.back() ^ 1);
+  {
+    std::ofstream out(dir.path / (key + ".ok"), std::ios::binary);
+    out << mark;
+  }
+  EXPECT_FALSE(cache.recall(key));
+  // No folder: nothing is kept.
+  engine::ReferenceCache off{fs::path()};
+  off.remember(key);
+  EXPECT_FALSE(off.recall(key));
 }
 
 }  // namespace

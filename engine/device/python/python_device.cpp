@@ -292,6 +292,11 @@ void PythonDevice::mark_called(const LauncherArgs& args, bool ok) {
   }
 }
 
+RunnerPool::~RunnerPool() {
+  closing_.set_value();
+  starts_.clear();  // each waits for its start to finish
+}
+
 std::unique_ptr<Device> RunnerPool::device(DeviceRole role, const DeviceOptions& options) {
   std::lock_guard lock(mu_);
   auto& slot = runners_[role];
@@ -305,6 +310,10 @@ std::unique_ptr<Device> RunnerPool::device(DeviceRole role, const DeviceOptions&
     if (!o.cache_root.empty() && persistent)
       o.compile_cache = o.cache_root / device_role_name(role);
     slot = std::make_shared<RunnerProcess>(o);
+    starts_.push_back(std::async(std::launch::async, [runner = slot, closed = closed_] {
+      runner->prestart();
+      closed.wait();
+    }));
   }
   return std::make_unique<PythonDevice>(slot, options);
 }

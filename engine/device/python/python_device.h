@@ -10,6 +10,7 @@
 // so Python start-up (~1-2 s for `import torch`) is paid once per run, not per task.
 #pragma once
 
+#include <future>
 #include <map>
 #include <memory>
 #include <string>
@@ -64,10 +65,16 @@ class PythonDevice : public Device {
 };
 
 // One runner per role for a whole run (trusted: reference and baseline; candidate: the agent's
-// Python), so that the candidate's code never shares a process with reference outputs.
+// Python), so that the candidate's code never shares a process with reference outputs. A role's
+// runner starts on a thread of its own as soon as its first device is made (`import torch` and
+// the GPU's set-up take seconds): both roles' start-ups overlap each other and the host work
+// that comes before the first request.
 class RunnerPool {
  public:
   explicit RunnerPool(RunnerOptions options) : options_(std::move(options)) {}
+  ~RunnerPool();
+  RunnerPool(const RunnerPool&) = delete;
+  RunnerPool& operator=(const RunnerPool&) = delete;
   std::unique_ptr<Device> device(DeviceRole role, const DeviceOptions& options);
   RunnerStats stats() const;  // summed over the roles' runners
 
@@ -75,6 +82,11 @@ class RunnerPool {
   RunnerOptions options_;
   mutable std::mutex mu_;
   std::map<DeviceRole, std::shared_ptr<RunnerProcess>> runners_;
+  // A child dies with the thread that started it (the sandbox's --die-with-parent is
+  // PR_SET_PDEATHSIG), so each starting thread then waits for the pool to close.
+  std::promise<void> closing_;
+  std::shared_future<void> closed_ = closing_.get_future().share();
+  std::vector<std::future<void>> starts_;
 };
 
 }  // namespace kta::engine

@@ -122,6 +122,11 @@ std::string RunnerProcess::greet(const std::string& python) {
   return {};
 }
 
+void RunnerProcess::prestart() {
+  std::lock_guard lock(mu_);
+  (void)ensure();
+}
+
 std::string RunnerProcess::ensure() {
   if (child_.running()) return {};
   return start();

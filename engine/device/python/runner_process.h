@@ -66,6 +66,10 @@ class RunnerProcess {
   RunnerProcess(const RunnerProcess&) = delete;
   RunnerProcess& operator=(const RunnerProcess&) = delete;
 
+  // Starts the child now if it is not running (the caller need not wait for it: RunnerPool runs
+  // it on a thread of its own); a failure is left for the next request to meet and report.
+  void prestart();
+
   // One request. Never throws for runner failures: the reply is {"ok": false, "error": ...}, with
   // "restarted": true when the child was lost (timeout, exit, protocol error).
   nlohmann::json request(const nlohmann::json& q, double timeout_s);
