@@ -87,7 +87,7 @@ class JobRunner {
                      const model::ShapePoint& point, const std::string& label, bool heldout,
                      const InterleavedProtocol& protocol);
   void speedup_verdict(const std::vector<SpeedupInterval>& shapes,
-                       const std::vector<double>& calibration_logs, bool cross, bool heldout,
+                       const std::vector<SpeedupInterval>& calibrations, bool cross, bool heldout,
                        StepResult& r, PerformanceReport& report) const;
 
   // Devices and compiled implementations, made on first use and remade after a failure. Python

@@ -279,7 +279,11 @@ void PointProtocol::off_cpu(const InterleavedProtocol::Outcome& m, PointTiming& 
 // The shape's speedup from its paired rounds, its interval widened by the calibration's offset:
 // the baseline against itself (A / C) reads 1 only when the two sides run alike, and what it
 // reads otherwise — two worker processes that run the same code differently for a while, on a
-// busy machine by several percent — is in A / B as well (engine/measure/speedup.h).
+// busy machine by several percent — is in A / B as well (engine/measure/speedup.h). The offset
+// is the far end of A / C's interval, not its estimate: A / C is itself measured, and an estimate
+// of 1.00 over rounds whose interval reaches 1.5% leaves the two sides up to 1.5% apart (a
+// Triton baseline against itself read 0.984x [0.971, 0.997] through two runners on an H100
+// while its calibration's estimate was near 1).
 void PointProtocol::summarize(const InterleavedProtocol::Outcome& m, PointTiming& pt) {
   const model::Timing& timing = job_.task->timing;
   pt.rec.baseline = m.a;
@@ -294,8 +298,8 @@ void PointProtocol::summarize(const InterleavedProtocol::Outcome& m, PointTiming
   double offset = 0;
   if (m.calibration_ratio && m.calibration_ratio->estimate > 0) {
     t.calibration = m.calibration_ratio->estimate;
-    pt.calibration_log = std::log(*t.calibration);
-    offset = std::abs(*pt.calibration_log);
+    pt.calibration = *m.calibration_ratio;
+    offset = offset_bound(*m.calibration_ratio);
   }
   t.lo = m.speedup.lo * std::exp(-offset);
   t.hi = m.speedup.hi * std::exp(offset);

@@ -52,8 +52,8 @@ struct PointTiming {
   std::optional<ShapeClocks> clocks;  // per role SM/memory clocks of the samples; unset: unreadable
   std::optional<ShapeTiming> timing;  // set once the point was timed to the end
   SpeedupInterval speedup;            // the paired-round speedup behind rec.speedup (statistical)
-  // log(A / C) of a calibrated point: the baseline against itself (timing's `calibration`).
-  std::optional<double> calibration_log;
+  // A / C of a calibrated point, with its interval: the baseline against itself.
+  std::optional<SpeedupInterval> calibration;
   std::vector<Note> notes;
 };
 

@@ -75,7 +75,7 @@ StepResult JobRunner::performance(bool heldout) {
   PerformanceReport report;
   report.clock = device_timer_name(info.timer);
   std::vector<SpeedupInterval> shapes;
-  std::vector<double> calibration_logs;
+  std::vector<SpeedupInterval> calibrations;
   std::vector<std::optional<ShapeClocks>> clocks;
   // Every timed point measures the baseline against itself too (rounds A B C): how far apart
   // the two sides run is measured where it matters, not assumed from another point.
@@ -97,7 +97,7 @@ StepResult JobRunner::performance(bool heldout) {
     report.recheck_failed = report.recheck_failed || pt.recheck_failed;
     if (pt.rec.speedup && pt.timing) {
       shapes.push_back(pt.speedup);
-      if (pt.calibration_log) calibration_logs.push_back(*pt.calibration_log);
+      if (pt.calibration) calibrations.push_back(*pt.calibration);
       report.timing.push_back(*pt.timing);
       r.shapes.push_back(pt.rec);
       clocks.push_back(pt.clocks);
@@ -128,17 +128,18 @@ StepResult JobRunner::performance(bool heldout) {
           rec.throughput ? 100.0 * *rec.throughput / info.peak_bandwidth : 0.0);
   }
   if (!shapes.empty() && r.outcome == StepOutcome::ok)
-    speedup_verdict(shapes, calibration_logs, cross, heldout, r, report);
+    speedup_verdict(shapes, calibrations, cross, heldout, r, report);
   r.payload.report = std::move(report);
   return r;
 }
 
 // The task's speedup (geometric mean over shapes, the interval combining theirs, widened by the
-// mean calibration offset) and the gate: an interval wholly below min_speedup fails; a reliable
-// one (known to within reliable_width) passes otherwise; an unreliable one passes only wholly
-// above the target, and straddling it is inconclusive, neither pass nor fail.
+// offset the combined calibration allows: the far end of its interval) and the gate: an interval
+// wholly below min_speedup fails; a reliable one (known to within reliable_width) passes otherwise;
+// an unreliable one passes only wholly above the target, and straddling it is inconclusive, neither
+// pass nor fail.
 void JobRunner::speedup_verdict(const std::vector<SpeedupInterval>& shapes,
-                                const std::vector<double>& calibration_logs, bool cross,
+                                const std::vector<SpeedupInterval>& calibrations, bool cross,
                                 bool heldout, StepResult& r, PerformanceReport& report) const {
   const auto& task = job_.task;
   SpeedupInterval s = combined_speedup(shapes);
@@ -146,15 +147,15 @@ void JobRunner::speedup_verdict(const std::vector<SpeedupInterval>& shapes,
   // statistical half-width (its sign is not trusted to correct the estimate: the candidate's
   // device runs C beside the candidate's code).
   double offset = 0;
-  if (!calibration_logs.empty()) {
-    for (double l : calibration_logs) offset += l;
-    offset /= static_cast<double>(calibration_logs.size());
+  if (!calibrations.empty()) {
+    SpeedupInterval same = combined_speedup(calibrations);
+    offset = offset_bound(same);
     report.calibration =
-        TaskCalibration{std::exp(offset), static_cast<int>(calibration_logs.size()), cross};
+        TaskCalibration{same.estimate, static_cast<int>(calibrations.size()), cross};
   }
   SpeedupInterval widened = s;
-  widened.lo = s.lo * std::exp(-std::abs(offset));
-  widened.hi = s.hi * std::exp(std::abs(offset));
+  widened.lo = s.lo * std::exp(-offset);
+  widened.hi = s.hi * std::exp(offset);
   report.speedup = SpeedupEstimate{s.estimate, widened.lo, widened.hi};
   report.shapes = static_cast<int>(shapes.size());
   auto [lo, hi] =

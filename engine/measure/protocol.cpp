@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <stdexcept>
 
 namespace kta::engine {
@@ -53,13 +54,39 @@ StopState failed(std::string why) {
 }
 
 // What a measurement needs besides its series: the round hook and the order's randomness.
+//
+// Counted rounds take their orders from balanced blocks: each block holds every order of the
+// series once (2 for A B, 6 for A B C), shuffled. Within a block every series takes every place
+// equally often and follows every other series equally often, so an effect of place or
+// predecessor (the first sample after the round's uploads, the first launch after another
+// process used the GPU) falls on each series alike after every whole block; drawing each round's
+// order independently left such effects unbalanced by chance over a few rounds, and the baseline
+// against itself then read a percent or two apart from its copy (two runner processes, 10
+// rounds). Warm-up rounds draw their orders apart from the blocks.
 struct Rounds {
   const std::function<void(bool counted)>* begin = nullptr;
   std::mt19937_64 order;
+  std::vector<std::vector<size_t>> block;  // the current block's orders still to run
+
+  std::vector<size_t> next(size_t count, bool counted) {
+    std::vector<size_t> o(count);
+    std::iota(o.begin(), o.end(), size_t{0});
+    if (!counted) {
+      std::shuffle(o.begin(), o.end(), order);
+      return o;
+    }
+    if (block.empty()) {
+      do block.push_back(o);
+      while (std::next_permutation(o.begin(), o.end()));
+      std::shuffle(block.begin(), block.end(), order);
+    }
+    o = std::move(block.back());
+    block.pop_back();
+    return o;
+  }
 };
 
-// One sample of each series, in an order drawn for this round, after the round's hook when
-// `begin` is set.
+// One sample of each series, in the round's order, after the round's hook when `begin` is set.
 std::optional<std::string> sample_round(const std::vector<Series*>& series, bool keep, bool begin,
                                         Rounds& rounds) {
   if (begin && rounds.begin != nullptr) {
@@ -69,10 +96,8 @@ std::optional<std::string> sample_round(const std::vector<Series*>& series, bool
       return fmt::format("round setup failed: {}", e.what());
     }
   }
-  std::vector<Series*> order = series;
-  std::shuffle(order.begin(), order.end(), rounds.order);
-  for (Series* s : order)
-    if (auto err = sample_into(*s, keep)) return err;
+  for (size_t i : rounds.next(series.size(), keep))
+    if (auto err = sample_into(*series[i], keep)) return err;
   return std::nullopt;
 }
 

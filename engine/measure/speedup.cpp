@@ -111,4 +111,10 @@ SpeedupInterval combined_speedup(std::span<const SpeedupInterval> shapes, double
   return s;
 }
 
+double offset_bound(const SpeedupInterval& same) {
+  if (!(same.estimate > 0)) return 0;
+  if (!same.has_interval() || !(same.lo > 0)) return std::abs(std::log(same.estimate));
+  return std::max(std::abs(std::log(same.lo)), std::abs(std::log(same.hi)));
+}
+
 }  // namespace kta::engine

@@ -37,4 +37,9 @@ SpeedupInterval shape_speedup(std::span<const double> a, std::span<const double>
 // round) leave the task without one.
 SpeedupInterval combined_speedup(std::span<const SpeedupInterval> shapes, double confidence = 0.95);
 
+// How far apart, as a log ratio, two runs of the same code may be, from the ratio `same` measured
+// between them (the baseline against itself): the far end of its interval, max(|log lo|,
+// |log hi|); |log estimate| where there is no interval. 0 for a ratio that is not positive.
+double offset_bound(const SpeedupInterval& same);
+
 }  // namespace kta::engine

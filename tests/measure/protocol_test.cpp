@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -93,6 +94,43 @@ TEST(InterleavedProtocol, EachRoundSamplesEverySeriesOnceInADrawnOrder) {
   std::function<Sample()> again_t = t.series("C", wobble(1, 0.5));
   q.run(t.series("A", wobble(1, 0.5)), t.series("B", wobble(1, 0.5)), &again_t, &mark);
   EXPECT_EQ(s.order, t.order);
+}
+
+// Counted rounds run in balanced blocks: every 6 rounds of three series hold the six orders once
+// each, so every series takes each place twice and follows each other series as often as it
+// follows the third; two series alternate A B / B A in pairs. An effect of place or predecessor
+// then falls on B and C alike (independent draws left B after A in 6 of 10 rounds and C in 2).
+TEST(InterleavedProtocol, CountedRoundsRunInBalancedBlocksOfOrders) {
+  Script s;
+  InterleavedProtocol p(timing(3, 36, 36, 0, 100), {}, s.clock(), 11);
+  std::function<void(bool)> round = [&](bool counted) {
+    if (counted) s.order.push_back("|");
+  };
+  std::function<Sample()> again = s.series("C", wobble(1, 0.5));
+  p.run(s.series("A", wobble(1, 0.5)), s.series("B", wobble(1, 0.5)), &again, &round);
+  ASSERT_EQ(s.order.size(), 3u * 3 + 36u * 4);  // 3 warm-up rounds, then 36 counted ones
+  std::vector<std::string> orders;
+  for (size_t r = 0; r < 36; ++r) {
+    size_t at = 9 + 4 * r;
+    ASSERT_EQ(s.order[at], "|");
+    orders.push_back(s.order[at + 1] + s.order[at + 2] + s.order[at + 3]);
+  }
+  for (size_t b = 0; b < 6; ++b) {
+    std::set<std::string> block(orders.begin() + 6 * b, orders.begin() + 6 * b + 6);
+    EXPECT_EQ(block.size(), 6u) << "block " << b;
+  }
+  std::map<std::string, int> after;  // "AB": B sampled right after A within a round
+  for (const auto& o : orders)
+    for (size_t i = 1; i < 3; ++i) ++after[o.substr(i - 1, 2)];
+  for (const char* pair : {"AB", "AC", "BA", "BC", "CA", "CB"}) EXPECT_EQ(after[pair], 12) << pair;
+
+  Script t;
+  InterleavedProtocol q(timing(0, 20, 20, 0, 100), {}, t.clock(), 5);
+  q.run(t.series("A", wobble(1, 0.5)), t.series("B", wobble(1, 0.5)));
+  ASSERT_EQ(t.order.size(), 40u);
+  for (size_t r = 0; r < 20; r += 2)
+    EXPECT_NE(t.order[2 * r], t.order[2 * r + 2])
+        << "pair " << r / 2;  // A B then B A, or B A then A B
 }
 
 // Warm-up rounds after the first reuse its inputs: the hook runs before the first warm-up round

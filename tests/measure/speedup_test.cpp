@@ -84,5 +84,18 @@ TEST(CombinedSpeedup, AShapeWithoutAnIntervalLeavesTheTaskWithout) {
   EXPECT_FALSE(combined_speedup(shapes).has_interval());
 }
 
+// The baseline against itself read 1.00 with an interval reaching 1.5% off: the two sides may be
+// 1.5% apart, not 0 (a speedup interval widened by the estimate alone excluded 1 for identical
+// code). Without an interval the estimate is all there is.
+TEST(OffsetBound, IsTheFarEndOfTheSelfRatiosInterval) {
+  SpeedupInterval same{1.0, 0.985, 1.012, 0.007, 9, 10};
+  EXPECT_NEAR(offset_bound(same), -std::log(0.985), 1e-12);
+  SpeedupInterval high{1.02, 1.005, 1.035, 0.007, 9, 10};
+  EXPECT_NEAR(offset_bound(high), std::log(1.035), 1e-12);
+  SpeedupInterval point{0.97, NAN, NAN, NAN, 0, 1};
+  EXPECT_NEAR(offset_bound(point), -std::log(0.97), 1e-12);
+  EXPECT_EQ(offset_bound(SpeedupInterval{}), 0.0);
+}
+
 }  // namespace
 }  // namespace kta::engine
