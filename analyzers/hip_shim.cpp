@@ -29,6 +29,7 @@ constexpr std::string_view kShim = R"shim(#ifndef KTA_HIP_SHIM_H
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
 #define __restrict__ __restrict
+#define __align__(n) __attribute__((aligned(n)))
 // Device overloads of the C math library (as clang's own HIP headers declare them).
 #define KTA_MATH1(F) static __device__ inline float F##f(float x) { return __builtin_##F##f(x); } \
   static __device__ inline double F(double x) { return __builtin_##F(x); }
@@ -105,6 +106,60 @@ __host__ __device__ __half2 __floats2half2_rn(float, float);
 __host__ __device__ float2 __half22float2(__half2);
 __host__ __device__ float __bfloat162float(__hip_bfloat16);
 __host__ __device__ __hip_bfloat16 __float2bfloat16(float);
+// The rest of hip_fp16.h / hip_bf16.h that kernels use: conversions, bit casts, the halves of a
+// pair and the half arithmetic (an unknown one made a sound solution a parse error).
+struct __hip_bfloat162 { __hip_bfloat16 x, y; };
+typedef __hip_bfloat162 hip_bfloat162;
+__host__ __device__ __half __float2half_rn(float);
+__host__ __device__ __half __float2half_rz(float);
+__host__ __device__ __half2 __float2half2_rn(float);
+__host__ __device__ __half2 __float22half2_rn(float2);
+__host__ __device__ __half2 __halves2half2(__half, __half);
+__host__ __device__ __half2 __half2half2(__half);
+__host__ __device__ __half2 make_half2(__half, __half);
+__host__ __device__ __half __low2half(__half2);
+__host__ __device__ __half __high2half(__half2);
+__host__ __device__ float __low2float(__half2);
+__host__ __device__ float __high2float(__half2);
+__host__ __device__ __half2 __lows2half2(__half2, __half2);
+__host__ __device__ __half2 __highs2half2(__half2, __half2);
+__host__ __device__ __half __ushort_as_half(unsigned short);
+__host__ __device__ unsigned short __half_as_ushort(__half);
+__host__ __device__ __half __short_as_half(short);
+__host__ __device__ short __half_as_short(__half);
+__host__ __device__ int __half2int_rn(__half);
+__host__ __device__ int __half2int_rz(__half);
+__host__ __device__ __half __int2half_rn(int);
+__device__ __half __hadd(__half, __half);
+__device__ __half __hsub(__half, __half);
+__device__ __half __hmul(__half, __half);
+__device__ __half __hdiv(__half, __half);
+__device__ __half __hfma(__half, __half, __half);
+__device__ __half __hneg(__half);
+__device__ __half __habs(__half);
+__device__ __half __hmax(__half, __half);
+__device__ __half __hmin(__half, __half);
+__device__ bool __hlt(__half, __half);
+__device__ bool __hgt(__half, __half);
+__device__ bool __hisnan(__half);
+__device__ __half2 __hadd2(__half2, __half2);
+__device__ __half2 __hsub2(__half2, __half2);
+__device__ __half2 __hmul2(__half2, __half2);
+__device__ __half2 __hfma2(__half2, __half2, __half2);
+__device__ __half2 __hmax2(__half2, __half2);
+__device__ __half2 __hmin2(__half2, __half2);
+__device__ __half hexp(__half);
+__device__ __half hsqrt(__half);
+__device__ __half hrsqrt(__half);
+__host__ __device__ __hip_bfloat16 __float2bfloat16_rn(float);
+__host__ __device__ unsigned short __bfloat16_as_ushort(__hip_bfloat16);
+__host__ __device__ __hip_bfloat16 __ushort_as_bfloat16(unsigned short);
+__host__ __device__ __hip_bfloat162 __floats2bfloat162_rn(float, float);
+__host__ __device__ __hip_bfloat162 __float22bfloat162_rn(float2);
+__host__ __device__ float2 __bfloat1622float2(__hip_bfloat162);
+__host__ __device__ __hip_bfloat16 __low2bfloat16(__hip_bfloat162);
+__host__ __device__ __hip_bfloat16 __high2bfloat16(__hip_bfloat162);
+__host__ __device__ __hip_bfloat162 __halves2bfloat162(__hip_bfloat16, __hip_bfloat16);
 __device__ void __syncthreads();
 __device__ int __syncthreads_count(int);
 __device__ int __syncthreads_and(int);

@@ -36,8 +36,13 @@ std::optional<SizeTest> find_size_test(const Expr* cond, const FunctionFacts& fa
   const auto* op = dyn_cast<BinaryOperator>(cond);
   if (!op) return std::nullopt;
   if (op->isLogicalOp()) {
-    if (auto t = find_size_test(op->getLHS(), facts, ast)) return t;
-    return find_size_test(op->getRHS(), facts, ast);
+    auto lhs = find_size_test(op->getLHS(), facts, ast);
+    auto rhs = find_size_test(op->getRHS(), facts, ast);
+    // `if (blocks > kMax && hipMalloc(...) != hipSuccess) return 2;` exits only when the other
+    // condition holds too, whatever the size: a conjunction is a size test only when both of
+    // its sides are.
+    if (op->getOpcode() == BO_LAnd && (!lhs || !rhs)) return std::nullopt;
+    return lhs ? lhs : rhs;
   }
   if (!op->isComparisonOp()) return std::nullopt;
   for (auto [size_side, const_side] :
@@ -49,6 +54,9 @@ std::optional<SizeTest> find_size_test(const Expr* cond, const FunctionFacts& fa
       continue;
     auto value = constant_value(const_side, ast);
     if (!value || *value < ShapeSet::kMinValue) continue;
+    // `if (blocks > 0x7fffffff) return error;`: a bound of the launch's integer types, which no
+    // tensor dimension reaches, not a shape.
+    if (*value >= int64_t{0x7fffffff}) continue;
     return SizeTest{op, size_side, size_name(size_side, facts), *value};
   }
   return std::nullopt;

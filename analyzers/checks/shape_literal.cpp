@@ -70,6 +70,43 @@ bool is_launch_abi_slot(const ArraySubscriptExpr* sub) {
          (field->getName() == "tensors" || field->getName() == "params");
 }
 
+// `v[3]` of a `float v[4]` declared in the function (registers, a __shared__ tile): a position
+// within the array's own bound, which says nothing about a tensor's shape (the bound itself is
+// judged where the array is declared).
+bool is_fixed_array_slot(const ArraySubscriptExpr* sub, int64_t value) {
+  const auto* ref = dyn_cast<DeclRefExpr>(sub->getBase()->IgnoreParenImpCasts());
+  const auto* var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+  if (!var || isa<ParmVarDecl>(var) || !var->getParentFunctionOrMethod()) return false;
+  const auto* arr = dyn_cast<ConstantArrayType>(var->getType().getCanonicalType().getTypePtr());
+  return arr && value >= 0 && static_cast<uint64_t>(value) < arr->getSize().getZExtValue();
+}
+
+// `(4 - misalign) & 3`, `(addr + 15) & ~15`-style alignment arithmetic: a power of two p whose
+// arithmetic is reduced modulo p (masked by p - 1) right after.
+bool is_masked_modulo(const IntegerLiteral* lit, const BinaryOperator* op, ASTContext& ast) {
+  int64_t p = static_cast<int64_t>(lit->getValue().getLimitedValue(INT64_MAX));
+  if (p <= 1 || (p & (p - 1)) != 0) return false;
+  DynTypedNodeList parents = ast.getParents(*op);
+  while (!parents.empty()) {
+    const auto* e = parents[0].get<Expr>();
+    if (!e) return false;
+    if (isa<ParenExpr>(e) || isa<ImplicitCastExpr>(e) || isa<CStyleCastExpr>(e)) {
+      parents = ast.getParents(*e);
+      continue;
+    }
+    const auto* mask = dyn_cast<BinaryOperator>(e);
+    if (!mask || mask->getOpcode() != BO_And) return false;
+    for (const Expr* side : {mask->getLHS(), mask->getRHS()}) {
+      Expr::EvalResult r;
+      if (!side->isValueDependent() && side->EvaluateAsInt(r, ast) &&
+          r.Val.getInt().getExtValue() == p - 1)
+        return true;
+    }
+    return false;
+  }
+  return false;
+}
+
 // Where the audited file uses its file-scope constants and its macros' literals.
 class UseIndex : public RecursiveASTVisitor<UseIndex> {
  public:
@@ -197,10 +234,12 @@ void ShapeLiteralCheck::check(const MatchFinder::MatchResult& result) {
     const Expr* other = op->getLHS()->IgnoreParenImpCasts() == lit ? op->getRHS() : op->getLHS();
     if (is_row_stride(lit, op, other, ast))
       on_literal(lit, nullptr, "as a row stride", ast);
-    else
+    else if (!is_masked_modulo(lit, op, ast))
       on_literal(lit, other, "in index arithmetic", ast);
   } else if (const auto* sub = result.Nodes.getNodeAs<ArraySubscriptExpr>("sub")) {
-    if (is_launch_abi_slot(sub)) return;
+    if (is_launch_abi_slot(sub) ||
+        is_fixed_array_slot(sub, static_cast<int64_t>(lit->getValue().getLimitedValue(INT64_MAX))))
+      return;
     on_literal(lit, nullptr, "as a subscript", ast);
   } else if (const auto* arg = result.Nodes.getNodeAs<Expr>("arg")) {
     const char* where = isa<CUDAKernelCallExpr>(arg) ? "as a kernel argument" : "as an argument";
@@ -232,12 +271,17 @@ void ShapeLiteralCheck::on_literal(const IntegerLiteral* lit, const Expr* other,
     if (is_small_power_of_two(value) &&
         (mentions_any_index(other, facts) || (arithmetic && mentions_size(other, facts))))
       return;
-  } else if (!other && !row_stride && is_small_power_of_two(value) &&
-             std::string_view(where) != "as a kernel argument") {
-    // `__shared__ float tile[64]`, `dim3 block(128)`, `x[32]`: tile buffers and block shapes.
-    // A literal passed to a kernel as an argument is reported whatever its value.
-    return;
   }
+  // `kThreads * 4 * kVec`: tile arithmetic among compile-time constants (the product, where it is
+  // named, is judged as a named constant).
+  if (other && std::string_view(where) == "in index arithmetic" && is_small_power_of_two(value) &&
+      !other->isValueDependent() && other->isIntegerConstantExpr(ast))
+    return;
+  // `__shared__ float tile[64]`, `dim3 block(128)`, `x[32]`: tile buffers and block shapes. A
+  // literal passed to a kernel as an argument is reported whatever its value.
+  if (!other && !row_stride && is_small_power_of_two(value) &&
+      std::string_view(where) != "as a kernel argument")
+    return;
   report(ast, lit->getBeginLoc(),
          fmt::format("literal {} {} equals {}; unseen shapes will not match it (derive it "
                      "from a size parameter)",
@@ -252,6 +296,11 @@ void ShapeLiteralCheck::on_named(llvm::StringRef name, int64_t value, SourceLoca
   // A size-sounding name says what the constant is; otherwise only unusual values (not the
   // small powers of two tiles are made of) are evidence enough.
   if (!is_size_like_name(name, ctx().shapes()) && is_small_power_of_two(value)) return;
+  // `constexpr int kSmallFloats = 4096;  // shared floats`: a power of two that only a product or
+  // quotient of visible sizes reaches, under a name that does not say size, is a capacity.
+  if (!is_size_like_name(name, ctx().shapes()) && (value & (value - 1)) == 0 &&
+      !ctx().shapes().is_direct(value))
+    return;
   report(ast, loc,
          fmt::format("{} '{}' = {} hard-codes {}; unseen shapes will not match it (pass the "
                      "size as a parameter)",
