@@ -2,13 +2,18 @@
 // run it on a device through isolated workers, store every finished step, export and print
 // the results. Exit status: 0 when the evaluation ran to the end (whatever the verdicts),
 // 1 when it could not run (diagnostics, device, store), 2 for usage errors.
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -24,7 +29,9 @@
 #include "engine/execute/device_pool.h"
 #include "engine/execute/executor.h"
 #include "engine/execute/reference_cache.h"
+#include "engine/ipc/cache_key.h"
 #include "engine/plan/compile.h"
+#include "engine/plan/shard.h"
 #include "engine/report/export.h"
 #include "engine/report/summary.h"
 #include "kta_version.h"
@@ -54,6 +61,8 @@ struct EvalArgs {
   std::string replay;
   double timeout = 0;
   bool check_lanes = false;
+  std::string shard;        // --shard I/N
+  std::string secret_file;  // --secret-file F
 };
 
 std::string now_iso() {
@@ -137,6 +146,53 @@ engine::AuditHook audit_hook() {
 #else
   return {};
 #endif
+}
+
+// The run secret kept in `path` (--secret-file), shared by the shards of one run: created with a
+// fresh secret, readable by its owner only, when absent (link(2) makes the creation atomic, so
+// shards that start together agree); refused when others may read it or it is not a secret.
+std::string read_secret_file(const fs::path& path) {
+  std::string p = path.string();
+  struct stat st {};
+  if (::stat(p.c_str(), &st) != 0) {
+    fs::path tmp = path;
+    tmp += fmt::format(".{}.tmp", ::getpid());
+    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0)
+      throw std::runtime_error(
+          fmt::format("--secret-file {}: cannot create it: {}", p, std::strerror(errno)));
+    std::string fresh = new_secret() + "\n";
+    bool wrote = ::write(fd, fresh.data(), fresh.size()) == static_cast<ssize_t>(fresh.size());
+    ::close(fd);
+    if (!wrote || (::link(tmp.c_str(), p.c_str()) != 0 && errno != EEXIST)) {
+      ::unlink(tmp.c_str());
+      throw std::runtime_error(fmt::format("--secret-file {}: cannot create it", p));
+    }
+    ::unlink(tmp.c_str());
+    if (::stat(p.c_str(), &st) != 0)
+      throw std::runtime_error(fmt::format("--secret-file {}: cannot read it", p));
+  }
+  if (!S_ISREG(st.st_mode))
+    throw std::runtime_error(fmt::format("--secret-file {}: not a regular file", p));
+  if (st.st_uid != ::getuid() || (st.st_mode & 077) != 0)
+    throw std::runtime_error(fmt::format(
+        "--secret-file {}: must belong to you and be readable by you alone (chmod 600): "
+        "held-out points derive from it",
+        p));
+  std::string text;
+  {
+    std::ifstream in(path);
+    std::getline(in, text);
+  }
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+  bool hex = text.size() >= 16 && text.size() <= 128 &&
+             std::all_of(text.begin(), text.end(), [](char c) { return std::isxdigit(c); });
+  if (!hex)
+    throw std::runtime_error(fmt::format(
+        "--secret-file {}: must hold one line of 16 to 128 hex digits (kta writes one when the "
+        "file is absent)",
+        p));
+  return text;
 }
 
 // Loads FILE into a plan: the file's plan, or its tasks under the baseline agent.
@@ -240,16 +296,45 @@ struct OpenRun {
   std::unique_ptr<engine::ResultStore> store;
   engine::Plan plan;
   engine::RunInfo info;
+  std::optional<engine::ShardManifest> shard;  // --shard: what the shard knows of the whole
 };
 
-OpenRun open_run(const EvalArgs& a, const model::Plan& source, engine::PlanOptions po) {
+void write_shard_manifest(const OpenRun& run) {
+  if (!run.shard) return;
+  fs::path file = run.plan.output / "shard.json";
+  fs::path tmp = file;
+  tmp += ".tmp";
+  {
+    std::ofstream out(tmp);
+    out << engine::shard_manifest_json(*run.shard);
+    if (!out) throw std::runtime_error("cannot write " + file.string());
+  }
+  fs::rename(tmp, file);
+}
+
+OpenRun open_run(const EvalArgs& a, const model::Plan& source, engine::PlanOptions po,
+                 std::optional<engine::ShardSpec> shard) {
+  // Read before anything is cleared: a bad secret file leaves the folder as it was.
+  std::string given = a.secret_file.empty() ? std::string() : read_secret_file(a.secret_file);
   if (!a.resume) clear_previous(source.output);
   OpenRun run;
   run.store = engine::ResultStore::open(source.output);
   auto previous = run.store->run_info();
-  // The secret is drawn once per run and kept only in the run's database.
-  po.secret = previous && !previous->secret.empty() ? previous->secret : new_secret();
+  // The secret is drawn once per run and kept only in the run's database (and, for the shards
+  // of one run, in the file they share).
+  if (previous && !previous->secret.empty() && !given.empty() && previous->secret != given)
+    throw std::runtime_error(fmt::format(
+        "the run in {} was started with another secret than --secret-file {}: its held-out "
+        "points would change (start it afresh without --resume)",
+        source.output.string(), a.secret_file));
+  po.secret = previous && !previous->secret.empty() ? previous->secret
+              : !given.empty()                      ? given
+                                                    : new_secret();
   run.plan = engine::compile_plan(source, po);
+  if (shard) {
+    run.shard = engine::select_shard(run.plan, *shard);
+    run.shard->secret_digest = engine::ipc::sha256_hex(po.secret);
+  }
   if (previous && previous->plan_hash != run.plan.hash) {
     std::cerr << "kta eval: the plan changed since this run started; steps whose inputs are "
                  "unchanged are kept, the others run\n";
@@ -262,6 +347,7 @@ OpenRun open_run(const EvalArgs& a, const model::Plan& source, engine::PlanOptio
   run.info.started = previous ? previous->started : now_iso();
   run.info.secret = po.secret;
   run.store->set_run_info(run.info);
+  write_shard_manifest(run);
   return run;
 }
 
@@ -314,8 +400,20 @@ void write_outputs(const EvalArgs& a, OpenRun& run,
 }
 
 int run_eval(const EvalArgs& a, const CliState& state) {
+  std::optional<engine::ShardSpec> shard;
+  if (!a.shard.empty()) {
+    try {
+      shard = engine::parse_shard(a.shard);
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "kta eval: " << e.what() << "\n";
+      return 2;
+    }
+  }
   auto source = load_plan(a, state);
   if (!source) return 1;
+  // Each shard writes a folder of its own beside the others (unless --output names one).
+  if (shard && a.output.empty())
+    source->output /= fmt::format("shard-{}-of-{}", shard->index, shard->count);
   std::string device = resolve_device(a, *source, state);
   if (device.empty()) return 2;
   engine::PlanOptions po = plan_options(a, device);
@@ -326,9 +424,13 @@ int run_eval(const EvalArgs& a, const CliState& state) {
     engine::explain(engine::compile_plan(*source, po), std::cout);
     return 0;
   }
-  OpenRun run = open_run(a, *source, po);
+  OpenRun run = open_run(a, *source, po, shard);
   auto outcomes = execute_plan(a, state, run);
   write_outputs(a, run, outcomes);
+  if (run.shard) {  // the completion mark `kta merge` and `kta slurm resubmit` go by
+    run.shard->complete = true;
+    write_shard_manifest(run);
+  }
   return 0;
 }
 
@@ -354,6 +456,12 @@ void add_eval_command(CLI::App& app, CliState& state) {
   cmd->add_flag("--resume", args->resume,
                 "continue the run in the output folder; finished steps are kept");
   cmd->add_option("--only", args->only, "evaluate only this task (repeatable)");
+  cmd->add_option("--shard", args->shard,
+                  "evaluate shard I of N (I/N, from 0): a deterministic share of the plan's jobs, "
+                  "into OUTPUT/shard-I-of-N; `kta merge` joins the shards (docs/scale.md)");
+  cmd->add_option("--secret-file", args->secret_file,
+                  "the run secret (held-out points) from this file, created (mode 600) when "
+                  "absent; the shards of one run share it");
   cmd->add_flag("--json", args->json, "print results.json to stdout instead of the table");
   cmd->add_option("--seeds", args->seeds, "input seeds per shape point (overrides the tasks')")
       ->check(CLI::Range(1, 1000));

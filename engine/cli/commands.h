@@ -36,5 +36,6 @@ void add_compare_command(CLI::App& app, CliState& state);
 void add_agents_command(CLI::App& app, CliState& state);
 void add_validate_command(CLI::App& app, CliState& state);
 void add_new_command(CLI::App& app, CliState& state);
+void add_merge_command(CLI::App& app, CliState& state);
 
 }  // namespace kta::cli

@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
       "  kta eval examples/quickstart.kta           run the plan on the cpu device\n"
       "  kta audit kernel.hip --task t.kta          find hard-coded shape assumptions\n"
       "  kta compare runs/a runs/b                  compare two runs task by task\n"
+      "  kta eval plan.kta --shard 0/3 --secret-file s  one of 3 shards (for many machines)\n"
+      "  kta merge runs/p/shard-*-of-3 -o runs/p/all join the shards into one run\n"
       "  kta agents check examples/agents.kta       is each agent's CLI installed?\n"
       "  kta new hip2hip my_kernel                  scaffold a task folder to fill in");
 
@@ -36,6 +38,7 @@ int main(int argc, char** argv) {
   kta::cli::add_agents_command(app, state);
   kta::cli::add_validate_command(app, state);
   kta::cli::add_new_command(app, state);
+  kta::cli::add_merge_command(app, state);
   auto* help = app.add_subcommand("help", "show this help");
   help->callback([&] { std::fputs(app.help().c_str(), stdout); });
 

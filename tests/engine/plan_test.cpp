@@ -1,6 +1,8 @@
 // The plan compiler: passes, keys, --only, and the privacy of held-out points in printouts.
+#include <set>
 #include <sstream>
 
+#include "engine/plan/shard.h"
 #include "tests/engine/engine_fixture.h"
 
 namespace kta::test {
@@ -43,6 +45,66 @@ TEST_F(PlanTest, KeysAreStableAndChangeWithTheCandidate) {
   engine::PlanOptions other_device;
   other_device.device = "hip:0";
   EXPECT_NE(compile(source, other_device).hash, p1.hash);
+}
+
+// Shards: every job in exactly one shard, sizes within one of each other, the same split on
+// every compilation of the same plan (another secret or device included: the split follows the
+// jobs' identity), and a manifest naming the whole plan.
+TEST_F(PlanTest, ShardsSplitTheJobsDeterministicallyAndEvenly) {
+  std::vector<std::pair<std::string, std::string>> tasks;
+  for (int i = 0; i < 7; ++i) tasks.push_back({"t" + std::to_string(i), "add_fast"});
+  auto source = replay_plan(tasks);
+  source.repeat = 2;  // 14 jobs
+  std::multiset<std::string> seen;
+  std::vector<std::string> all;
+  for (int i = 0; i < 3; ++i) {
+    auto p = compile(source);
+    all.clear();
+    for (const auto& j : p.jobs) all.push_back(j.id());
+    std::string whole = p.hash;
+    auto m = engine::select_shard(p, engine::ShardSpec{i, 3});
+    EXPECT_EQ(m.whole_hash, whole);
+    EXPECT_EQ(m.jobs, all);
+    EXPECT_NE(p.hash, whole);
+    ASSERT_EQ(m.mine.size(), p.jobs.size());
+    EXPECT_TRUE(p.jobs.size() == 4u || p.jobs.size() == 5u) << p.jobs.size();
+    for (size_t k = 0; k < p.jobs.size(); ++k) {
+      EXPECT_EQ(m.mine[k], p.jobs[k].id());
+      seen.insert(p.jobs[k].id());
+    }
+    engine::PlanOptions other;
+    other.secret = "another secret";
+    other.device = "hip:1";
+    auto q = compile(source, other);
+    EXPECT_EQ(engine::select_shard(q, engine::ShardSpec{i, 3}).mine, m.mine);
+    auto back = engine::parse_shard_manifest(engine::shard_manifest_json(m));
+    EXPECT_EQ(back.mine, m.mine);
+    EXPECT_EQ(back.jobs, m.jobs);
+    EXPECT_EQ(back.shard.index, i);
+  }
+  EXPECT_EQ(seen.size(), all.size());
+  EXPECT_EQ(std::set<std::string>(seen.begin(), seen.end()).size(), all.size());
+  // More shards than jobs: the last shards are empty, never an error.
+  auto p = compile(replay_plan({{"a", "add_fast"}}));
+  EXPECT_EQ(engine::select_shard(p, engine::ShardSpec{1, 2}).mine.size(), 0u);
+}
+
+TEST_F(PlanTest, ShardSpecsAreParsedWithNamedErrors) {
+  EXPECT_EQ(engine::parse_shard("2/5").index, 2);
+  EXPECT_EQ(engine::parse_shard("2/5").count, 5);
+  auto error = [](const char* text) {
+    try {
+      engine::parse_shard(text);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error("3"), "--shard must be I/N (shard I of N, from 0), found '3'");
+  EXPECT_EQ(error("a/3"), "--shard must be I/N with whole numbers, found 'a/3'");
+  EXPECT_EQ(error("3/3"), "--shard 3/3: I must be 0 to 2 (shards count from 0)");
+  EXPECT_EQ(error("0/0"), "--shard 0/0: N must be 1 to 100000");
+  EXPECT_EQ(error("-1/2"), "--shard -1/2: I must be 0 to 1 (shards count from 0)");
 }
 
 TEST_F(PlanTest, OnlySelectsTasksAndRejectsUnknownNames) {
