@@ -1,6 +1,7 @@
 #include "engine/execute/fresh_inputs.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "engine/check/poison.h"
 #include "engine/inputs/generate.h"
@@ -13,8 +14,8 @@ namespace {
 constexpr uint64_t kTimingSeeds = uint64_t(1) << 40;
 constexpr uint64_t kLaunchStride = uint64_t(1) << 20;
 constexpr uint64_t kBaseSeeds = uint64_t(1) << 41;
-// A tensor rotates from this many elements on (a draw costs ~35 ns an element on one core:
-// ~2 ms here), and from this many per launch of a round.
+// A pool holds at least this many elements (a draw costs ~35 ns an element on one core: ~2 ms
+// here), and this many per launch of a round: the offsets one launch may meet again.
 constexpr size_t kRotateMin = size_t(1) << 16;
 constexpr size_t kShiftsPerLaunch = 1024;
 
@@ -27,14 +28,18 @@ bool position_free(const model::Distribution& d) {
   return true;
 }
 
-HostTensor rotate_by(const HostTensor& base, size_t shift) {
+// The `numel` elements of `pool` from `offset` on, cyclically, as a tensor of `shape`.
+HostTensor window_of(const HostTensor& pool, size_t offset, size_t numel,
+                     const std::vector<int64_t>& shape) {
   HostTensor out;
-  out.dtype = base.dtype;
-  out.shape = base.shape;
-  out.bytes.resize(base.bytes.size());
-  size_t at = shift * base.element_size();
-  std::rotate_copy(base.bytes.begin(), base.bytes.begin() + static_cast<std::ptrdiff_t>(at),
-                   base.bytes.end(), out.bytes.begin());
+  out.dtype = pool.dtype;
+  out.shape = shape;
+  size_t es = pool.element_size();
+  out.bytes.resize(numel * es);
+  size_t total = pool.bytes.size() / es;
+  size_t first = std::min(numel, total - offset);
+  std::memcpy(out.bytes.data(), pool.bytes.data() + offset * es, first * es);
+  std::memcpy(out.bytes.data() + first * es, pool.bytes.data(), (numel - first) * es);
   return out;
 }
 
@@ -52,8 +57,14 @@ FreshInputs::FreshInputs(const model::Task& task, const PointSpec& spec, std::mt
   rotating_.assign(task.tensors.size(), false);
 }
 
-bool FreshInputs::rotates(size_t i, size_t launches) const {
-  return position_free_[i] && numel_[i] >= std::max(kRotateMin, kShiftsPerLaunch * launches);
+size_t FreshInputs::pool_for(size_t i, size_t launches) const {
+  if (!position_free_[i] || numel_[i] < kShiftsPerLaunch) return 0;
+  return std::max({numel_[i], kRotateMin, kShiftsPerLaunch * launches});
+}
+
+FreshInputs::Pools::~Pools() {
+  for (const Buffer& b : buffers)
+    if (b.bytes > 0) device.free(b);
 }
 
 size_t FreshInputs::rotated() const {
@@ -65,7 +76,11 @@ void FreshInputs::draw_base() {
   for (size_t i = 0; i < task_.tensors.size(); ++i) {
     if (!rotating_[i]) continue;
     const model::Tensor& t = task_.tensors[i];
-    base_[i] = generate_input(t, spec_.shapes[i], input_distribution(t), task_.name, spec_.point,
+    // The pool as one long first dimension (elements are a function of their index alone).
+    std::vector<int64_t> shape(spec_.shapes[i].size(), 1);
+    if (shape.empty()) shape.push_back(1);
+    shape[0] = static_cast<int64_t>(pool_[i]);
+    base_[i] = generate_input(t, shape, input_distribution(t), task_.name, spec_.point,
                               kBaseSeeds + base_version_ * task_.tensors.size() + i);
   }
   ++base_version_;
@@ -77,11 +92,14 @@ void FreshInputs::begin_round(size_t launches) {
   // A base serves as many rounds as its smallest rotating tensor has shifts to spare.
   uint64_t life = UINT64_MAX;
   bool changed = false;
+  pool_.assign(task_.tensors.size(), 0);
   for (size_t i = 0; i < task_.tensors.size(); ++i) {
-    bool r = rotates(i, launches);
-    changed = changed || (r && (base_.size() <= i || base_[i].bytes.empty()));
+    size_t pool = pool_for(i, launches);
+    bool r = pool > 0;
+    changed = changed || (r && (base_.size() <= i || base_[i].numel() != pool));
     rotating_[i] = r;
-    if (r) life = std::min<uint64_t>(life, numel_[i] / (kShiftsPerLaunch * launches));
+    pool_[i] = pool;
+    if (r) life = std::min<uint64_t>(life, pool / (kShiftsPerLaunch * launches));
   }
   if (rotated() > 0 && (changed || base_rounds_ >= std::max<uint64_t>(life, 1))) draw_base();
   ++base_rounds_;
@@ -92,7 +110,7 @@ void FreshInputs::begin_round(size_t launches) {
     for (size_t i = 0; i < task_.tensors.size(); ++i) {
       const model::Tensor& t = task_.tensors[i];
       if (rotating_[i]) {
-        shifts_[j][i] = std::uniform_int_distribution<size_t>(0, numel_[i] - 1)(rng_);
+        shifts_[j][i] = std::uniform_int_distribution<size_t>(0, pool_[i] - 1)(rng_);
       } else if (is_input(t)) {
         drawn_[j][i] = generate_input(t, spec_.shapes[i], input_distribution(t), task_.name,
                                       spec_.point, kTimingSeeds + rounds_ * kLaunchStride + j);
@@ -113,13 +131,26 @@ void FreshInputs::write(Device& device, SideBuffers& side,
     }
     return;
   }
-  if (!side.base) side.base = std::make_unique<DeviceSet>(device, task_, spec_);
+  if (!side.base) {
+    side.base = std::make_unique<DeviceSet>(device, task_, spec_);
+    side.base->poison_outputs(0);  // launch 0's pattern: NaN
+  }
   const std::vector<Buffer>& base = side.base->buffers();
+  if (!side.pools) side.pools = std::make_unique<Pools>(device);
+  Pools& pools = *side.pools;
   if (side.base_version != base_version_) {
-    for (size_t i = 0; i < task_.tensors.size(); ++i)
-      if (i < base_.size() && !base_[i].bytes.empty())
-        device.upload(base[i], base_[i].bytes.data(), base_[i].bytes.size());
-    if (side.base_version == 0) side.base->poison_outputs(0);  // launch 0's pattern: NaN
+    pools.buffers.resize(task_.tensors.size());
+    pools.bytes.resize(task_.tensors.size(), 0);
+    for (size_t i = 0; i < task_.tensors.size(); ++i) {
+      if (i >= base_.size() || base_[i].bytes.empty()) continue;
+      if (pools.bytes[i] != base_[i].bytes.size()) {
+        if (pools.bytes[i] > 0) device.free(pools.buffers[i]);
+        pools.bytes[i] = 0;
+        pools.buffers[i] = device.alloc(base_[i].bytes.size());
+        pools.bytes[i] = base_[i].bytes.size();
+      }
+      device.upload(pools.buffers[i], base_[i].bytes.data(), base_[i].bytes.size());
+    }
     side.base_version = base_version_;
   }
   std::vector<BufferCopy> copies;
@@ -130,9 +161,11 @@ void FreshInputs::write(Device& device, SideBuffers& side,
       const model::Tensor& t = task_.tensors[i];
       size_t bytes = numel_[i] * dtype_size(t.dtype);
       if (rotating_[i]) {
-        size_t at = shifts_[j][i] * dtype_size(t.dtype);
-        copies.push_back({slot[i], 0, base[i], at, bytes - at});
-        if (at > 0) copies.push_back({slot[i], bytes - at, base[i], 0, at});
+        size_t es = dtype_size(t.dtype);
+        size_t from = shifts_[j][i] * es, pool = pools.bytes[i];
+        size_t first = std::min(bytes, pool - from);
+        copies.push_back({slot[i], 0, pools.buffers[i], from, first});
+        if (first < bytes) copies.push_back({slot[i], first, pools.buffers[i], 0, bytes - first});
       } else if (is_input(t)) {
         device.upload(slot[i], drawn_[j][i].bytes.data(), drawn_[j][i].bytes.size());
       } else if (int byte = poison_fill_byte(t.dtype, poison); byte >= 0) {
@@ -149,7 +182,7 @@ HostSet FreshInputs::host_inputs(size_t slot) const {
   HostSet set(task_.tensors.size());
   for (size_t i = 0; i < task_.tensors.size(); ++i) {
     if (rotating_[i]) {
-      set[i] = rotate_by(base_[i], shifts_.at(slot)[i]);
+      set[i] = window_of(base_[i], shifts_.at(slot)[i], numel_[i], spec_.shapes[i]);
     } else if (is_input(task_.tensors[i])) {
       set[i] = drawn_.at(slot)[i];
     } else {

@@ -137,6 +137,7 @@ PointTiming PointProtocol::run() {
     side->batch.clear();
     side->slots.clear();
     side->fresh.base.reset();
+    side->fresh.pools.reset();
   }
   verify(pt);
   return pt;

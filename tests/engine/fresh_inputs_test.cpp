@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <set>
 
 #include "engine/check/poison.h"
@@ -56,11 +57,18 @@ TEST(FreshInputs, LargePositionFreeTensorsRotateSmallOnesAreDrawn) {
   Rounds big(int64_t(1) << 17, 4), small(1000, 4);
   big.round();
   small.round();
-  EXPECT_EQ(big.fresh.rotated(), 2u);  // x and y
-  EXPECT_EQ(small.fresh.rotated(), 0u);
-  // 1024 shifts per launch at least: 2^17 elements rotate for 128 launches, not for 256.
+  EXPECT_EQ(big.fresh.rotated(), 2u);                  // x and y
+  EXPECT_EQ(small.fresh.rotated(), 0u);                // under 1024 elements: drawn per launch
+  EXPECT_EQ(big.fresh.pool_size(0), size_t(1) << 17);  // the tensor itself: a rotation
+  // 1024 offsets per launch at least: for 256 launches 2^17 elements are windows of a pool of
+  // 2^18; a tensor of 1024 elements is a window of a 64 Ki-element pool.
   big.fresh.begin_round(256);
-  EXPECT_EQ(big.fresh.rotated(), 0u);
+  EXPECT_EQ(big.fresh.rotated(), 2u);
+  EXPECT_EQ(big.fresh.pool_size(0), size_t(1) << 18);
+  Rounds kilo(1024, 4);
+  kilo.round();
+  EXPECT_EQ(kilo.fresh.rotated(), 2u);
+  EXPECT_EQ(kilo.fresh.pool_size(1), size_t(1) << 16);
   // A position-dependent distribution never rotates.
   Rounds ranged(int64_t(1) << 17, 1);
   ranged.point.task.tensors[0].init = model::Distribution{"arange", {}, {}};
@@ -70,7 +78,7 @@ TEST(FreshInputs, LargePositionFreeTensorsRotateSmallOnesAreDrawn) {
 }
 
 TEST(FreshInputs, TheDeviceHoldsWhatEachLaunchIsSaidToHaveBeenGiven) {
-  for (int64_t n : {int64_t(1000), int64_t(1) << 17}) {
+  for (int64_t n : {int64_t(1000), int64_t(3000), int64_t(1) << 17}) {
     Rounds r(n, 3);
     std::set<uint64_t> seen;
     for (int round = 0; round < 5; ++round) {
@@ -118,6 +126,46 @@ TEST(FreshInputs, RotationsShareTheBaseUntilItHasServedItsRounds) {
   EXPECT_NE(x, first) << "the base outlived its rounds";
   // The new base reaches the device: what it holds still matches.
   EXPECT_EQ(r.slots[1]->download_inputs().at(0).bytes, r.fresh.host_inputs(1).at(0).bytes);
+}
+
+// A tensor smaller than its pool (3000 elements, a 64 Ki-element pool, 4 launches: 16 rounds) is
+// a contiguous window of one pool: over the pool's life the 192,000 values the launches get come
+// from at most 64 Ki distinct ones (fresh draws would hold about 190,000), and two windows that
+// share a value agree from there on, element by element, as slices of one sequence do. Launches
+// differ.
+TEST(FreshInputs, SmallerTensorsAreWindowsOfOnePool) {
+  const int64_t n = 3000;
+  Rounds r(n, 4);
+  const size_t pool = size_t(1) << 16;
+  std::vector<std::vector<float>> windows;
+  for (int round = 0; round < 16; ++round) {
+    r.round();
+    ASSERT_EQ(r.fresh.pool_size(0), pool);
+    for (size_t j = 0; j < 4; ++j) {
+      ASSERT_EQ(r.slots[j]->download_inputs().at(0).bytes, r.fresh.host_inputs(j).at(0).bytes);
+      windows.push_back(floats(r.fresh.host_inputs(j).at(0).bytes));
+    }
+  }
+  // Two consecutive values place a window (one f32 value alone repeats among 64 Ki draws).
+  std::map<std::pair<float, float>, std::pair<size_t, size_t>> where;  // -> (window, position)
+  std::set<float> values;
+  size_t overlaps = 0;
+  for (size_t w = 0; w < windows.size(); ++w) {
+    const auto& x = windows[w];
+    values.insert(x.begin(), x.end());
+    for (size_t p = 0; p + 1 < x.size(); ++p) {
+      auto [it, fresh] = where.emplace(std::pair{x[p], x[p + 1]}, std::pair{w, p});
+      if (fresh || it->second.first == w) continue;
+      const auto& other = windows[it->second.first];
+      for (size_t a = p, b = it->second.second; a < x.size() && b < other.size(); ++a, ++b)
+        ASSERT_EQ(x[a], other[b]) << "windows " << w << " and " << it->second.first;
+      ++overlaps;
+    }
+  }
+  EXPECT_LE(values.size(), pool);
+  EXPECT_GT(overlaps, 0u);
+  std::set<std::vector<float>> distinct(windows.begin(), windows.end());
+  EXPECT_EQ(distinct.size(), windows.size());
 }
 
 }  // namespace
