@@ -59,10 +59,12 @@ StopState failed(std::string why) {
 // series once (2 for A B, 6 for A B C), shuffled. Within a block every series takes every place
 // equally often and follows every other series equally often, so an effect of place or
 // predecessor (the first sample after the round's uploads, the first launch after another
-// process used the GPU) falls on each series alike after every whole block; drawing each round's
-// order independently left such effects unbalanced by chance over a few rounds, and the baseline
-// against itself then read a percent or two apart from its copy (two runner processes, 10
-// rounds). Warm-up rounds draw their orders apart from the blocks.
+// process used the GPU) falls on each series alike after every whole block. Orders drawn
+// independently per round balance such effects only on average: over the 10 rounds of a quick
+// point B could follow A in 6 rounds and C in 2. (A Triton baseline against itself read 0.984x
+// [0.971, 0.997] through two runners on an H100; whether order effects caused it was not
+// established, the balance removes them as a cause.) Warm-up rounds draw their orders apart from
+// the blocks.
 struct Rounds {
   const std::function<void(bool counted)>* begin = nullptr;
   std::mt19937_64 order;
