@@ -186,7 +186,8 @@ std::string read_secret_file(const fs::path& path) {
   }
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
   bool hex = text.size() >= 16 && text.size() <= 128 &&
-             std::all_of(text.begin(), text.end(), [](char c) { return std::isxdigit(c); });
+             std::all_of(text.begin(), text.end(),
+                         [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
   if (!hex)
     throw std::runtime_error(fmt::format(
         "--secret-file {}: must hold one line of 16 to 128 hex digits (kta writes one when the "
@@ -406,6 +407,14 @@ int run_eval(const EvalArgs& a, const CliState& state) {
       shard = engine::parse_shard(a.shard);
     } catch (const std::invalid_argument& e) {
       std::cerr << "kta eval: " << e.what() << "\n";
+      return 2;
+    }
+    // Shards that drew secrets of their own would hold different held-out points: kta merge
+    // refuses them, after the work is done. Refused before it starts instead.
+    if (shard->count > 1 && a.secret_file.empty()) {
+      std::cerr << "kta eval: --shard " << a.shard
+                << " needs --secret-file F: the shards of one run share its secret (held-out "
+                   "points derive from it); kta creates F when absent\n";
       return 2;
     }
   }

@@ -57,6 +57,7 @@ python3 -c "import json,sys; n=len(json.load(open('part/results.json'))['tasks']
   fail "the partial merge does not hold the two finished jobs"
 # Usage and the secret file's rules.
 expect 2 "I must be 0 to 2" "$kta" eval "$plan" "${only[@]}" --shard 3/3
+expect 2 "needs --secret-file" "$kta" eval "$plan" "${only[@]}" --shard 1/3
 printf '0123456789abcdef\n' > open_secret && chmod 644 open_secret
 expect 1 "readable by you alone" "$kta" eval "$plan" "${only[@]}" --secret-file open_secret --output x
 printf 'not hex at all!!\n' > bad_secret && chmod 600 bad_secret
