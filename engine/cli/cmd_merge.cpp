@@ -77,21 +77,9 @@ std::string job_id(const engine::TaskOutcome& t) {
   return t.task + "/" + t.agent + "/" + std::to_string(t.repeat);
 }
 
-int run_merge(const MergeArgs& a) {
-  if (a.output.empty()) {
-    std::cerr << "kta merge: name the merged run folder with -o OUT\n";
-    return 2;
-  }
-  fs::path out = fs::absolute(a.output).lexically_normal();
-  std::vector<ShardFolder> shards;
-  for (const auto& d : a.dirs) {
-    fs::path dir = fs::absolute(d).lexically_normal();
-    if (dir == out) {
-      std::cerr << "kta merge: the output folder " << out.string() << " is one of the shards\n";
-      return 2;
-    }
-    shards.push_back(read_shard(dir));
-  }
+// Refuses shards that do not form one run (other secrets, plans or counts; one given twice);
+// returns the folders by shard index.
+std::map<int, fs::path> check_shards(const std::vector<ShardFolder>& shards) {
   const engine::ShardManifest& first = shards.front().manifest;
   std::map<int, fs::path> seen;
   for (const auto& s : shards) {
@@ -118,8 +106,13 @@ int run_merge(const MergeArgs& a) {
                                            s.dir.string()));
     seen[m.shard.index] = s.dir;
   }
+  return seen;
+}
 
-  // Outcomes by job, each taken from the shard the job belongs to.
+// The outcomes of the whole plan's jobs in its order, each from the shard it belongs to; the
+// ids no finished shard holds go to `missing`.
+std::vector<engine::TaskOutcome> collect_outcomes(const std::vector<ShardFolder>& shards,
+                                                  std::vector<std::string>& missing) {
   std::map<std::string, engine::TaskOutcome> found;
   for (const auto& s : shards) {
     if (!s.results) continue;
@@ -128,28 +121,32 @@ int run_merge(const MergeArgs& a) {
       if (mine.count(job_id(t))) found.emplace(job_id(t), t);
   }
   std::vector<engine::TaskOutcome> outcomes;
-  std::vector<std::string> missing;
-  for (const auto& id : first.jobs) {
+  for (const auto& id : shards.front().manifest.jobs) {
     if (auto it = found.find(id); it != found.end())
       outcomes.push_back(it->second);
     else
       missing.push_back(id);
   }
+  return outcomes;
+}
 
-  // One store: the run's identity (the whole plan, the shared secret) and every shard's steps.
+// One store in `out`: the run's identity (the whole plan, the shared secret) and every shard's
+// steps. Returns the identity with the secret cleared, for the exports.
+engine::RunInfo merge_stores(const std::vector<ShardFolder>& shards, const fs::path& out,
+                             std::unique_ptr<engine::ResultStore>& store) {
+  const engine::ShardManifest& first = shards.front().manifest;
   std::error_code ec;
   for (const char* f : {"results.db", "results.db-wal", "results.db-shm", "results.json",
                         "results.csv", "summary.md"})
     fs::remove(out / f, ec);
-  auto store = engine::ResultStore::open(out);
+  store = engine::ResultStore::open(out);
   engine::RunInfo info;
   info.plan_hash = first.whole_hash;
   info.plan_name = first.plan_name;
   info.kta_version = KTA_VERSION;
   for (const auto& s : shards) {
     auto shard_store = engine::ResultStore::open(s.dir);
-    auto si = shard_store->run_info();
-    if (si) {
+    if (auto si = shard_store->run_info()) {
       if (info.secret.empty()) info.secret = si->secret;
       if (info.device.empty()) info.device = si->device;
       if (info.started.empty() || (!si->started.empty() && si->started < info.started))
@@ -161,29 +158,25 @@ int run_merge(const MergeArgs& a) {
   }
   store->set_run_info(info);
   info.secret.clear();
-  engine::RunScore score = engine::score(outcomes);
-  engine::write_results_json(out / "results.json", info, outcomes, score);
-  engine::write_results_csv(out / "results.csv", outcomes);
-  engine::write_summary_md(out / "summary.md", info, outcomes, score);
-  if (a.json)
-    std::cout << engine::results_json_text(info, outcomes, score) << "\n";
-  else
-    std::cout << engine::format_run_summary(outcomes, store->steps(), score)
-              << "results: " << (out / "results.json").string() << "\n";
+  return info;
+}
 
-  std::set<int> absent;
-  for (int i = 0; i < first.shard.count; ++i)
-    if (!seen.count(i)) absent.insert(i);
+// What is not in the merged run: unfinished shards, shards not given, missing jobs. Returns the
+// exit status.
+int report_gaps(const std::vector<ShardFolder>& shards, const std::map<int, fs::path>& seen,
+                const std::vector<std::string>& missing) {
+  const engine::ShardManifest& first = shards.front().manifest;
   for (const auto& s : shards)
     if (!s.results)
       std::cerr << fmt::format("kta merge: shard {} of {} ('{}') {}\n", s.manifest.shard.index,
                                first.shard.count, s.dir.string(), s.unfinished);
-  if (!absent.empty()) {
-    std::string list;
-    for (int i : absent) list += (list.empty() ? "" : ", ") + std::to_string(i);
+  std::string absent;
+  for (int i = 0; i < first.shard.count; ++i)
+    if (!seen.count(i)) absent += (absent.empty() ? "" : ", ") + std::to_string(i);
+  if (!absent.empty())
     std::cerr << fmt::format("kta merge: shard{} {} of {} not given\n",
-                             absent.size() == 1 ? "" : "s", list, first.shard.count);
-  }
+                             absent.find(',') == std::string::npos ? "" : "s", absent,
+                             first.shard.count);
   if (missing.empty()) {
     std::cerr << fmt::format("kta merge: {} shard{}, all {} jobs of plan '{}'\n", shards.size(),
                              shards.size() == 1 ? "" : "s", first.jobs.size(), first.plan_name);
@@ -196,6 +189,38 @@ int run_merge(const MergeArgs& a) {
       "`kta eval --shard I/N --resume` keeps what finished):{}\n",
       missing.size(), first.jobs.size(), list);
   return 1;
+}
+
+int run_merge(const MergeArgs& a) {
+  if (a.output.empty()) {
+    std::cerr << "kta merge: name the merged run folder with -o OUT\n";
+    return 2;
+  }
+  fs::path out = fs::absolute(a.output).lexically_normal();
+  std::vector<ShardFolder> shards;
+  for (const auto& d : a.dirs) {
+    fs::path dir = fs::absolute(d).lexically_normal();
+    if (dir == out) {
+      std::cerr << "kta merge: the output folder " << out.string() << " is one of the shards\n";
+      return 2;
+    }
+    shards.push_back(read_shard(dir));
+  }
+  std::map<int, fs::path> seen = check_shards(shards);
+  std::vector<std::string> missing;
+  std::vector<engine::TaskOutcome> outcomes = collect_outcomes(shards, missing);
+  std::unique_ptr<engine::ResultStore> store;
+  engine::RunInfo info = merge_stores(shards, out, store);
+  engine::RunScore score = engine::score(outcomes);
+  engine::write_results_json(out / "results.json", info, outcomes, score);
+  engine::write_results_csv(out / "results.csv", outcomes);
+  engine::write_summary_md(out / "summary.md", info, outcomes, score);
+  if (a.json)
+    std::cout << engine::results_json_text(info, outcomes, score) << "\n";
+  else
+    std::cout << engine::format_run_summary(outcomes, store->steps(), score)
+              << "results: " << (out / "results.json").string() << "\n";
+  return report_gaps(shards, seen, missing);
 }
 
 }  // namespace
