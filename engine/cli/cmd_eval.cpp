@@ -232,7 +232,7 @@ void clear_previous(const fs::path& dir) {
   std::cerr << "kta eval: replacing the previous results in " << dir.string()
             << " (use --resume to continue them)\n";
   for (const char* f : {"results.db", "results.db-wal", "results.db-shm", "results.json",
-                        "results.csv", "summary.md"}) {
+                        "results.csv", "summary.md", "shard.json"}) {
     fs::remove(dir / f, ec);
   }
   // Agent workspaces (task/ in each is read-only: writable again first), taken-back candidates,

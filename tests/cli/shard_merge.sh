@@ -62,4 +62,8 @@ printf '0123456789abcdef\n' > open_secret && chmod 644 open_secret
 expect 1 "readable by you alone" "$kta" eval "$plan" "${only[@]}" --secret-file open_secret --output x
 printf 'not hex at all!!\n' > bad_secret && chmod 600 bad_secret
 expect 1 "16 to 128 hex digits" "$kta" eval "$plan" "${only[@]}" --secret-file bad_secret --output x
+# A folder run again without --shard is no shard any more: its old shard.json goes with the rest.
+expect 0 "results:" "$kta" eval "$plan" --only gelu --quick --device cpu --output s2
+[ ! -e s2/shard.json ] || fail "a run without --shard kept the folder's old shard.json"
+expect 1 "not a shard's run folder" "$kta" merge s0 s1 s2 -o bad
 echo "shard_merge: ok"
